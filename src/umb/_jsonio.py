@@ -32,6 +32,7 @@ def atomic_write_bytes(path: Path, data: bytes) -> None:
     try:
         with os.fdopen(fd, "wb") as f:
             f.write(data)
+        os.chmod(tmp, 0o644)
         os.replace(tmp, path)
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
@@ -60,6 +61,7 @@ class AtomicJsonlWriter:
     def __exit__(self, exc_type: object, exc: object, tb: object) -> None:
         self._file.close()
         if exc_type is None:
+            os.chmod(self._tmp, 0o644)
             os.replace(self._tmp, self.path)
         else:
             Path(self._tmp).unlink(missing_ok=True)
@@ -93,4 +95,6 @@ def iter_jsonl(path: Path, parse: Callable[[Any], T] | None = None) -> Iterator[
             try:
                 yield lineno, parse(obj)
             except (KeyError, TypeError, ValueError) as e:
-                raise DataError(str(path), lineno, f"bad record ({type(e).__name__}: {e})") from None
+                raise DataError(
+                    str(path), lineno, f"bad record ({type(e).__name__}: {e})"
+                ) from None

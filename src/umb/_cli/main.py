@@ -15,6 +15,8 @@ COMMANDS: dict[str, str] = {
     "merge": "umb._cli.generate:merge",
     "validate": "umb._cli.validate:validate",
     "stats": "umb._cli.validate:stats",
+    "import": "umb._cli.interop:import_group",
+    "export": "umb._cli.interop:export",
 }
 
 
@@ -44,6 +46,8 @@ _SUMMARIES: dict[str, str] = {
     "merge": "Merge benchmark shards into one directory.",
     "validate": "Re-check a benchmark directory; exit 2 on the first broken record.",
     "stats": "Print counts per family, tokens and sessions per dialogue.",
+    "import": "Import a peer benchmark file (LoCoMo, LongMemEval, UMB release).",
+    "export": "Export a benchmark directory to a peer benchmark format.",
 }
 
 

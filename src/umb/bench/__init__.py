@@ -16,4 +16,11 @@ __all__ = [
     "FORMAT_NAME",
     "FORMAT_VERSION",
     "Benchmark",
-    "Dialogue", "Evidence", "Fact", "Interlocutor", "Question", "Session", "Turn"]
+    "Dialogue",
+    "Evidence",
+    "Fact",
+    "Interlocutor",
+    "Question",
+    "Session",
+    "Turn",
+]

@@ -104,7 +104,8 @@ class Evidence:
 
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> Evidence:
-        return cls(**{k: tuple(d.get(k, ())) for k in cls.__slots__})  # type: ignore[attr-defined]
+        keys = ("event_ids", "fact_ids", "session_ids", "turn_ids")
+        return cls(*(tuple(d.get(k, ())) for k in keys))
 
 
 @dataclass(frozen=True, slots=True)

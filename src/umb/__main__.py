@@ -1,0 +1,5 @@
+"""``python -m umb`` runs the command line."""
+
+from umb._cli.main import main
+
+main()

@@ -1,0 +1,69 @@
+"""``umb generate`` and ``umb merge``."""
+
+from __future__ import annotations
+
+import sys
+import time
+from pathlib import Path
+
+import click
+
+from umb.bench._generate import PRESETS, resolve_config
+from umb.bench._generate import generate as generate_benchmark
+from umb.bench._merge import merge_shards
+
+
+@click.command()
+@click.option(
+    "--preset",
+    type=click.Choice(sorted(PRESETS)),
+    default="demo",
+    show_default=True,
+    help="demo ≈ 10 characters; small ≈ 100; umb = 1,000 characters, ≥12k questions.",
+)
+@click.option("--out", type=click.Path(path_type=Path), required=True, help="Output directory.")
+@click.option("--characters", type=int, help="Number of characters (one dialogue each).")
+@click.option("--seed", type=int, help="Random seed; the same seed gives the same bytes.")
+@click.option("--target-tokens", type=int, help="Average estimated tokens per dialogue.")
+@click.option("--start", help="First day of the timeline (YYYY-MM-DD).")
+@click.option("--end", help="Last day of the timeline (YYYY-MM-DD).")
+@click.option("--shard", help="Generate only shard i of k (e.g. 0/2); merge with `umb merge`.")
+@click.option("--quiet", is_flag=True, help="No progress output.")
+def generate(
+    preset: str,
+    out: Path,
+    characters: int | None,
+    seed: int | None,
+    target_tokens: int | None,
+    start: str | None,
+    end: str | None,
+    shard: str | None,
+    quiet: bool,
+) -> None:
+    """Generate a benchmark (world, questions, dialogues) from a seed."""
+    config = resolve_config(
+        preset, characters=characters, seed=seed, target_tokens=target_tokens, start=start, end=end
+    )
+    t0 = time.perf_counter()
+
+    def progress(done: int, total: int) -> None:
+        if not quiet and (done == total or done % max(1, total // 20) == 0):
+            print(f"\rgenerating: {done}/{total} dialogues", end="", file=sys.stderr, flush=True)
+
+    manifest = generate_benchmark(config, out, shard=shard, progress=progress)
+    if not quiet:
+        print(file=sys.stderr)
+    c = manifest["counts"]
+    click.echo(
+        f"wrote {out}: {c['dialogues']} dialogues, {c['sessions']} sessions, "
+        f"{c['turns']} turns, {c['questions']} questions in {time.perf_counter() - t0:.1f}s"
+    )
+
+
+@click.command()
+@click.argument("shards", nargs=-1, required=True, type=click.Path(exists=True, path_type=Path))
+@click.option("--out", type=click.Path(path_type=Path), required=True)
+def merge(shards: tuple[Path, ...], out: Path) -> None:
+    """Merge benchmark shards into one directory."""
+    manifest = merge_shards(list(shards), out)
+    click.echo(f"wrote {out}: {manifest['counts']['questions']} questions")

@@ -1,0 +1,39 @@
+"""``umb validate`` and ``umb stats``."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import click
+
+from umb.bench._io import Benchmark
+from umb.bench._stats import benchmark_stats, format_stats
+from umb.bench._validate import validate as validate_benchmark
+
+
+@click.command()
+@click.argument("bench", type=click.Path(path_type=Path))
+@click.option("--max-problems", default=50, show_default=True)
+def validate(bench: Path, max_problems: int) -> int:
+    """Re-check a benchmark directory; exit 2 listing `file:line: reason` for broken records."""
+    if not bench.is_dir():
+        click.echo(f"umb: error: {bench}: not a directory", err=True)
+        return 2
+    problems = validate_benchmark(bench, limit=max_problems)
+    for p in problems:
+        click.echo(p, err=True)
+    if problems:
+        click.echo(f"{bench}: INVALID ({len(problems)} problem(s) shown)", err=True)
+        return 2
+    click.echo(f"{bench}: valid")
+    return 0
+
+
+@click.command()
+@click.argument("bench", type=click.Path(path_type=Path))
+@click.option("--json", "as_json", is_flag=True, help="Print JSON instead of text.")
+def stats(bench: Path, as_json: bool) -> None:
+    """Print counts per family, tokens and sessions per dialogue."""
+    result = benchmark_stats(Benchmark.open(bench))
+    click.echo(json.dumps(result, indent=2) if as_json else format_stats(result))

@@ -1,0 +1,50 @@
+"""Summary numbers of a benchmark: questions per family, tokens and sessions per dialogue."""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import Any
+
+from umb._tokens import estimate_tokens
+from umb.bench._io import Benchmark
+
+
+def _spread(values: list[int]) -> dict[str, float]:
+    if not values:
+        return {"min": 0, "mean": 0, "max": 0, "total": 0}
+    return {
+        "min": min(values),
+        "mean": round(sum(values) / len(values), 1),
+        "max": max(values),
+        "total": sum(values),
+    }
+
+
+def benchmark_stats(bench: Benchmark) -> dict[str, Any]:
+    """Counts per family, and tokens, sessions and turns per dialogue (min/mean/max/total)."""
+    tokens, sessions, turns = [], [], []
+    for d in bench.iter_dialogues():
+        sessions.append(len(d.sessions))
+        turns.append(sum(len(s.turns) for s in d.sessions))
+        tokens.append(sum(estimate_tokens(t.text) for s in d.sessions for t in s.turns))
+    families = Counter(q.family for q in bench.questions)
+    return {
+        "dialogues": len(tokens),
+        "questions": sum(families.values()),
+        "questions_per_family": dict(sorted(families.items())),
+        "tokens_per_dialogue": _spread(tokens),
+        "sessions_per_dialogue": _spread(sessions),
+        "turns_per_dialogue": _spread(turns),
+    }
+
+
+def format_stats(stats: dict[str, Any]) -> str:
+    lines = [f"dialogues: {stats['dialogues']}", f"questions: {stats['questions']}"]
+    lines += [f"  {fam:<4} {n}" for fam, n in stats["questions_per_family"].items()]
+    for key in ("tokens_per_dialogue", "sessions_per_dialogue", "turns_per_dialogue"):
+        s = stats[key]
+        lines.append(
+            f"{key.replace('_', ' ')}: min {s['min']}  mean {s['mean']}  max {s['max']}"
+            f"  total {s['total']}"
+        )
+    return "\n".join(lines)

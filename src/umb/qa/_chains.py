@@ -1,0 +1,111 @@
+"""MSR (a causal chain from its first to its last event) and ES (a period's turning points)."""
+
+from __future__ import annotations
+
+import random
+
+from umb.bench import Question
+from umb.qa._context import QAContext
+from umb.world._records import Event
+
+_COMMON = {"none", "yes", "no"}
+
+
+def step_keys(e: Event) -> list[str]:
+    """Strings that identify an event in a free-text answer: its summary and distinctive values."""
+    keys = [e.summary]
+    for slot, value in e.slots.items():
+        if slot in (
+            "previous_employer",
+            "previous_city",
+            "previous_car",
+            "previous_hobby",
+            "with",
+            "relation",
+        ):
+            continue
+        if len(value) > 3 and value.lower() not in _COMMON and not value[0].isdigit():
+            keys.append(value)
+    return keys
+
+
+def _chains(ctx: QAContext) -> list[list[Event]]:
+    by_id = {e.id: e for e in ctx.world.events}
+    has_child = {c for e in ctx.world.events for c in e.caused_by}
+    chains = []
+    for e in ctx.world.events:
+        if e.id in has_child or not e.caused_by:
+            continue
+        chain = [e]
+        while chain[0].caused_by:
+            chain.insert(0, by_id[chain[0].caused_by[0]])
+        if 3 <= len(chain) <= 6:
+            chains.append(chain)
+    return chains
+
+
+def msr_questions(ctx: QAContext, rng: random.Random, n: int) -> list[Question]:
+    chains = _chains(ctx)
+    rng.shuffle(chains)
+    out: list[Question] = []
+    for chain in chains[:n]:
+        head, last = chain[0], chain[-1]
+        query = (
+            f"Starting from when {ctx.first} {head.summary}, what chain of events followed "
+            f"from it, step by step, and what was the final outcome?"
+        )
+        steps = [e.summary for e in chain]
+        facts = [ctx.world.facts[e.id][0].id for e in chain]
+        ev = ctx.evidence(chain, facts, ctx.end_at)
+        gold = {"event_chain": steps, "final_outcome": last.summary}
+        out.append(
+            ctx.question(
+                "MSR",
+                len(out) + 1,
+                query,
+                ctx.end_at,
+                gold,
+                steps,
+                ev,
+                {"kind": "causal_chain", "step_keys": [step_keys(e) for e in chain]},
+            )
+        )
+    return out
+
+
+def es_questions(ctx: QAContext, rng: random.Random, n: int) -> list[Question]:
+    by_year: dict[str, list[Event]] = {}
+    for e in ctx.own_events():
+        if e.character_id == ctx.world.character.id and (e.state_changes or e.caused_by):
+            by_year.setdefault(e.at[:4], []).append(e)
+    years = [y for y, evs in sorted(by_year.items()) if len(evs) >= 2]
+    rng.shuffle(years)
+    out: list[Question] = []
+    for year in sorted(years[:n]):
+        points = by_year[year]
+        query = (
+            f"What were the key turning points in {ctx.first}'s life in {year}? "
+            "Summarize that year."
+        )
+        turning = [e.summary for e in points]
+        summary = f"In {year}, {ctx.first} " + "; then ".join(turning) + "."
+        facts = [ctx.world.facts[e.id][0].id for e in points]
+        ev = ctx.evidence(points, facts, ctx.end_at)
+        gold = {
+            "time_span": f"{year}-01-01 to {year}-12-31",
+            "key_turning_points": turning,
+            "summary": summary,
+        }
+        out.append(
+            ctx.question(
+                "ES",
+                len(out) + 1,
+                query,
+                ctx.end_at,
+                gold,
+                turning,
+                ev,
+                {"kind": "period", "point_keys": [step_keys(e) for e in points]},
+            )
+        )
+    return out

@@ -1,0 +1,150 @@
+"""What every question family needs: the character's world, where facts were said, wording."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+from typing import Any
+
+from umb.bench import Dialogue, Evidence, Question
+from umb.world._build import CharacterWorld
+from umb.world._facts import PROFILE_KIND
+from umb.world._records import Event
+
+# How to point at an event without giving away its slot values.
+DESCRIPTORS: dict[str, str] = {
+    "course_enrol": "the course {first} enrolled in in {month}",
+    "certification": "the certificate {first} earned in {month}",
+    "job_change": "the job {first} started in {month}",
+    "promotion": "{first}'s promotion in {month}",
+    "conference": "the conference {first} attended in {month}",
+    "move": "{first}'s move in {month}",
+    "met_someone": "the person {first} met in {month}",
+    "first_date": "{first}'s first date in {month}",
+    "engagement": "{first}'s engagement in {month}",
+    "wedding": "{first}'s wedding in {month}",
+    "concert": "the concert {first} went to in {month}",
+    "race": "the race {first} ran in {month}",
+    "book": "the book {first} read in {month}",
+    "hobby_change": "the hobby {first} took up in {month}",
+    "injury": "the injury {first} got in {month}",
+    "physio": "{first}'s physiotherapy that ended in {month}",
+    "checkup": "{first}'s health check-up in {month}",
+    "vet_visit": "the vet visit in {month}",
+    "book_trip": "the trip {first} booked in {month}",
+    "trip": "{first}'s trip that started in {month}",
+    "road_trip": "{first}'s road trip in {month}",
+    "purchase": "the {item} {first} bought in {month}",
+    "car_breakdown": "the car breakdown in {month}",
+    "test_drive": "the test drive {first} took in {month}",
+    "car_purchase": "the car {first} bought in {month}",
+    "adopt_pet": "the pet {first} adopted in {month}",
+    "volunteering": "the volunteering {first} did in {month}",
+    "admin_task": "the paperwork {first} dealt with in {month}",
+    "home_repair": "the home repair in {month}",
+}
+
+
+def month(stamp: str) -> str:
+    return datetime.strptime(stamp[:7], "%Y-%m").strftime("%B %Y")
+
+
+@dataclass
+class QAContext:
+    """One character's world and dialogue, ready for question builders."""
+
+    world: CharacterWorld
+    dialogue: Dialogue
+    said: dict[str, list[tuple[str, str, str]]] = field(default_factory=dict)
+    """fact id -> [(turn id, session id, session start)] in dialogue order."""
+
+    def __post_init__(self) -> None:
+        for s in self.dialogue.sessions:
+            for t in s.turns:
+                for fid in t.fact_ids:
+                    self.said.setdefault(fid, []).append((t.id, s.id, s.started_at))
+
+    @property
+    def first(self) -> str:
+        return self.world.character.first_name
+
+    @property
+    def pronoun(self) -> str:
+        return "she" if self.world.character.gender == "female" else "he"
+
+    @property
+    def possessive(self) -> str:
+        return "her" if self.world.character.gender == "female" else "his"
+
+    @property
+    def end_at(self) -> str:
+        """The default time questions are asked: the morning after the last session."""
+        last = datetime.strptime(self.dialogue.sessions[-1].started_at, "%Y-%m-%dT%H:%M")
+        return (last + timedelta(days=1)).replace(hour=9, minute=0).strftime("%Y-%m-%dT%H:%M")
+
+    def own_events(self) -> list[Event]:
+        """The character's told events, profile excluded."""
+        return [e for e in self.world.events if e.kind != PROFILE_KIND]
+
+    def describe(self, e: Event) -> str | None:
+        """A unique pointer to ``e`` that names none of its slot values, or None."""
+        pattern = DESCRIPTORS.get(e.kind)
+        if pattern is None or e.character_id != self.world.character.id:
+            return None
+        twins = [
+            x
+            for x in self.own_events()
+            if x.kind == e.kind
+            and x.at[:7] == e.at[:7]
+            and x.slots.get("item") == e.slots.get("item")
+        ]
+        if len(twins) > 1:
+            return None
+        return pattern.format(first=self.first, month=month(e.at), item=e.slots.get("item", ""))
+
+    def facts_of(self, e: Event) -> list[Any]:
+        return self.world.facts[e.id]
+
+    def evidence(self, events: list[Event], fact_ids: list[str], asked_at: str) -> Evidence:
+        """Evidence with the first turn stating each fact before ``asked_at``."""
+        turns: list[str] = []
+        sessions: list[str] = []
+        for fid in fact_ids:
+            first = next((x for x in self.said.get(fid, []) if x[2] < asked_at), None)
+            if first is None:
+                raise AssertionError(f"fact {fid} is never stated before {asked_at}")
+            if first[0] not in turns:
+                turns.append(first[0])
+            if first[1] not in sessions:
+                sessions.append(first[1])
+        return Evidence(tuple(e.id for e in events), tuple(fact_ids), tuple(sessions), tuple(turns))
+
+    def question(
+        self,
+        family: str,
+        k: int,
+        query: str,
+        asked_at: str,
+        gold: dict[str, Any],
+        components: list[str],
+        evidence: Evidence,
+        meta: dict[str, Any],
+    ) -> Question:
+        qid = f"Q-{self.dialogue.id}-{family}-{k:02d}"
+        return Question(
+            qid, self.dialogue.id, family, query, asked_at, gold, tuple(components), evidence, meta
+        )
+
+    def slot_fact(self, e: Event, slot: str) -> str:
+        """The id of the fact stating ``slot`` of ``e`` in this character's history."""
+        for f in self.facts_of(e):
+            if f.attribute == slot and f.value == e.slots[slot] and "changed from" not in f.text:
+                return str(f.id)
+        raise KeyError(slot)
+
+    def session_after(self, at: str) -> str | None:
+        """The start of the first session after ``at`` that is not the first session."""
+        for s in self.dialogue.sessions[1:]:
+            if s.started_at > at:
+                return s.started_at
+        return None

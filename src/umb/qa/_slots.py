@@ -1,0 +1,188 @@
+"""IE and MA: questions about one slot of one event, and false premises about a slot."""
+
+from __future__ import annotations
+
+import random
+import re
+
+from umb.bench import Question
+from umb.qa._context import QAContext
+from umb.world import _vocab as V
+from umb.world._records import Event
+
+SLOT_QUESTIONS: dict[str, str] = {
+    "price": "How much did {first} pay for {desc}?",
+    "colour": "What colour was {desc}?",
+    "brand": "Which brand was {desc}?",
+    "store": "Where did {first} buy {desc}?",
+    "pet_name": "What is the name of {desc}?",
+    "breed": "What breed is {desc}?",
+    "restaurant": "At which restaurant was {desc}?",
+    "dish": "What did {first} order on {desc}?",
+    "destination": "Where did {desc} go?",
+    "duration": "How long was {desc}?",
+    "companion": "Who went with {first} on {desc}?",
+    "activity": "What activity did {first} do on {desc}?",
+    "band": "Which band played at {desc}?",
+    "venue": "Where was {desc} held?",
+    "ticket_price": "How much was the ticket for {desc}?",
+    "grade": "What score did {first} get for {desc}?",
+    "provider": "Who ran {desc}?",
+    "fee": "How much was the fee for {desc}?",
+    "salary": "What salary came with {desc}?",
+    "clinic": "Which clinic was involved in {desc}?",
+    "doctor": "Which doctor did {first} see for {desc}?",
+    "result": "What was the result of {desc}?",
+    "garage": "Which garage handled {desc}?",
+    "repair_cost": "How much did the repair cost after {desc}?",
+    "dealership": "Which dealership was {desc} at?",
+    "author": "Who wrote {desc}?",
+    "finish_time": "What was {first}'s finishing time in {desc}?",
+    "sessions": "How many sessions did {desc} take?",
+    "therapist": "Who was the therapist for {desc}?",
+    "hours": "How many hours did {first} put into {desc}?",
+    "rent": "What is the monthly rent after {desc}?",
+    "guests": "How many guests came to {desc}?",
+    "place": "Where did {first} meet the person from {desc}?",
+    "topic": "What was the theme of {desc}?",
+    "conference_city": "In which city was {desc}?",
+    "adoption_fee": "How much was the adoption fee for {desc}?",
+    "vet_bill": "How much was the bill for {desc}?",
+    "cost": "How much did {desc} cost?",
+    "issue": "What was the problem at {desc}?",
+}
+
+#: Slots a premise can get wrong, with the pool a wrong value is drawn from.
+PREMISE_POOLS: dict[str, tuple[str, ...]] = {
+    "colour": V.COLOURS,
+    "destination": V.DESTINATIONS,
+    "restaurant": V.RESTAURANTS,
+    "band": V.BANDS,
+    "venue": V.VENUES,
+    "clinic": V.CLINICS,
+    "doctor": V.DOCTORS,
+    "pet_name": V.PET_NAMES,
+    "dish": V.DISHES,
+    "store": V.STORES,
+}
+MONEY = re.compile(r"^\$[\d,]+$")
+
+
+def _candidates(ctx: QAContext, rng: random.Random) -> list[tuple[Event, str, str]]:
+    out = []
+    for e in ctx.own_events():
+        desc = ctx.describe(e)
+        if desc is None:
+            continue
+        for slot, value in e.slots.items():
+            if slot in SLOT_QUESTIONS and value.lower() not in desc.lower():
+                out.append((e, slot, desc))
+    rng.shuffle(out)
+    return out
+
+
+def ie_questions(ctx: QAContext, rng: random.Random, n: int) -> list[Question]:
+    out: list[Question] = []
+    used: set[str] = set()
+    for e, slot, desc in _candidates(ctx, rng):
+        if len(out) == n or e.id in used:
+            continue
+        value = e.slots[slot]
+        query = SLOT_QUESTIONS[slot].format(first=ctx.first, desc=desc)
+        query = query[0].upper() + query[1:]
+        if value.lower() in query.lower():
+            continue
+        fid = ctx.slot_fact(e, slot)
+        used.add(e.id)
+        ev = ctx.evidence([e], [fid], ctx.end_at)
+        text = ctx.world.facts[e.id][0].text
+        out.append(
+            ctx.question(
+                "IE",
+                len(out) + 1,
+                query,
+                ctx.end_at,
+                {"answer": value, "evidence_snippets": [text]},
+                [value],
+                ev,
+                {"kind": "slot", "slot": slot, "aliases": _aliases(value)},
+            )
+        )
+    return out
+
+
+def _aliases(value: str) -> list[str]:
+    if MONEY.match(value):
+        return [value.replace(",", ""), value[1:].replace(",", "") + " dollars"]
+    if value.lower().startswith(("the ", "a ", "an ")):
+        return [value.split(" ", 1)[1]]
+    return []
+
+
+def _wrong(rng: random.Random, slot: str, value: str) -> str | None:
+    if MONEY.match(value):
+        amount = int(value[1:].replace(",", ""))
+        return f"${int(amount * rng.choice((1.5, 2, 0.5))) // 5 * 5:,}"
+    pool = [x for x in PREMISE_POOLS.get(slot, ()) if x.lower() != value.lower()]
+    return rng.choice(pool) if pool else None
+
+
+def ma_questions(ctx: QAContext, rng: random.Random, n: int) -> list[Question]:
+    """False premises (two of every three) and true-premise controls."""
+    out: list[Question] = []
+    used: set[str] = set()
+    for e, slot, desc in _candidates(ctx, rng):
+        if (
+            len(out) == n
+            or e.id in used
+            or (slot not in PREMISE_POOLS and not MONEY.match(e.slots[slot]))
+        ):
+            continue
+        asked = [
+            s
+            for s in e.slots
+            if s in SLOT_QUESTIONS and s != slot and e.slots[s].lower() not in desc.lower()
+        ]
+        if not asked:
+            continue
+        asked_slot = rng.choice(asked)
+        true_value, answer = e.slots[slot], e.slots[asked_slot]
+        false_premise = len(out) % 3 != 2
+        premise_value = _wrong(rng, slot, true_value) if false_premise else true_value
+        if premise_value is None:
+            continue
+        label = slot.replace("_", " ")
+        query = (
+            f"Given that the {label} of {desc} was {premise_value}, what was its "
+            f"{asked_slot.replace('_', ' ')}?"
+        )
+        if answer.lower() in query.lower():
+            continue
+        used.add(e.id)
+        facts = [ctx.slot_fact(e, slot), ctx.slot_fact(e, asked_slot)]
+        ev = ctx.evidence([e], facts, ctx.end_at)
+        if false_premise:
+            gold = {
+                "premise_verdict": "incorrect",
+                "premise_error": f"The {label} was {true_value}, not {premise_value}.",
+                "corrected_facts": [f"The {label} was {true_value}."],
+                "final_answer": answer,
+            }
+            kind = "false_premise"
+        else:
+            gold = {
+                "premise_verdict": "correct",
+                "premise_error": "",
+                "corrected_facts": [],
+                "final_answer": answer,
+            }
+            kind = "true_premise"
+        meta = {"kind": kind, "slot": slot, "true_value": true_value, "asked_slot": asked_slot}
+        if false_premise:
+            meta["wrong_value"] = premise_value
+        out.append(
+            ctx.question(
+                "MA", len(out) + 1, query, ctx.end_at, gold, [true_value, answer], ev, meta
+            )
+        )
+    return out

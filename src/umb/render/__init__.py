@@ -1,0 +1,5 @@
+"""Renderers: world + questions -> dialogues."""
+
+from umb.render._template import TemplateRenderer
+
+__all__ = ["TemplateRenderer"]

@@ -1,0 +1,59 @@
+"""Atomic facts: what a dialogue turn can state about an event, one fact per slot or change."""
+
+from __future__ import annotations
+
+from umb.bench import Fact
+from umb.world._records import Character, Event
+
+PROFILE_KIND = "initial_state"
+
+
+def slot_label(slot: str) -> str:
+    return slot.replace("_", " ")
+
+
+def event_facts(event: Event, character: Character) -> list[Fact]:
+    """The facts of ``event`` in ``character``'s history (joint events: one set per participant)."""
+    base = f"{event.id}/{character.id}/F"
+    name = character.name
+    facts: list[Fact] = []
+    # F0 is always the "it happened" fact; the profile has none, so its facts start at F1.
+    offset = 1 if event.kind == PROFILE_KIND else 0
+    if event.kind != PROFILE_KIND:
+        facts.append(
+            Fact(
+                f"{base}0",
+                character.id,
+                event.id,
+                event.at,
+                "event",
+                event.summary,
+                f"{name} {event.summary} on {event.date}.",
+            )
+        )
+    for slot, value in event.slots.items():
+        text = (
+            f"On {event.date}, {name}'s {slot_label(slot)} was {value}."
+            if event.kind == PROFILE_KIND
+            else f"{name} {event.summary} on {event.date} ({slot_label(slot)}: {value})."
+        )
+        facts.append(
+            Fact(
+                f"{base}{len(facts) + offset}", character.id, event.id, event.at, slot, value, text
+            )
+        )
+    for ch in event.state_changes:
+        label = slot_label(ch.attribute)
+        text = f"On {event.date}, {name}'s {label} changed from {ch.old} to {ch.new}."
+        facts.append(
+            Fact(
+                f"{base}{len(facts) + offset}",
+                character.id,
+                event.id,
+                event.at,
+                ch.attribute,
+                ch.new,
+                text,
+            )
+        )
+    return facts

@@ -84,10 +84,14 @@ def _schedule(rng: random.Random, start: date, end: date, taken: list[str]) -> l
     stamps.sort()
     # Same-day pairs, so "which came first that day" needs the time of day.
     mornings = [i for i in range(len(stamps) - 1) if stamps[i][11:] < "13:00"]
+    used: set[int] = set()
     for i in rng.sample(mornings, min(2, len(mornings))):
-        if stamps[i][:10] != stamps[i + 1][:10]:
+        if not used & {i - 1, i, i + 1} and stamps[i][:10] != stamps[i + 1][:10]:
+            used.add(i)
+            # Afternoon of the same day: later than stamps[i], earlier than stamps[i + 2].
             stamps[i + 1] = _stamp(date.fromisoformat(stamps[i][:10]), _random_time(rng, 14 * 60))
-    return sorted(set(stamps))
+    assert len(set(stamps)) == len(stamps)
+    return stamps
 
 
 def _place_storylines(

@@ -1,0 +1,47 @@
+"""Time and peak memory of `umb generate` for each preset (and of `umb validate` on it).
+
+Usage: python benchmarks/generate.py [--presets demo,small,umb] [--keep DIR]
+
+Each step runs in a fresh subprocess, so peak RSS is that step's own.
+"""
+
+from __future__ import annotations
+
+import argparse
+import resource
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+
+def measure(args: list[str]) -> tuple[float, float]:
+    """Run ``python -m umb ARGS`` in a child; return (seconds, peak RSS in MiB)."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+    t0 = time.perf_counter()
+    subprocess.run([sys.executable, "-m", "umb", *args], check=True, stdout=subprocess.DEVNULL)
+    elapsed = time.perf_counter() - t0
+    peak = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+    # ru_maxrss of children is the max over all children so far: run the biggest last.
+    return elapsed, max(peak, before) / 1024
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--presets", default="demo,small,umb")
+    parser.add_argument("--keep", type=Path, help="Write benchmarks here instead of a temp dir.")
+    opts = parser.parse_args()
+    root = opts.keep or Path(tempfile.mkdtemp(prefix="umb-bench-"))
+    print(f"{'preset':<8}{'step':<10}{'seconds':>10}{'peak MiB':>10}{'size MiB':>10}")
+    for preset in opts.presets.split(","):
+        out = root / preset
+        secs, mib = measure(["generate", "--preset", preset, "--out", str(out), "--quiet"])
+        size = sum(p.stat().st_size for p in out.iterdir()) / 2**20
+        print(f"{preset:<8}{'generate':<10}{secs:>10.1f}{mib:>10.0f}{size:>10.0f}", flush=True)
+        secs, mib = measure(["validate", str(out)])
+        print(f"{preset:<8}{'validate':<10}{secs:>10.1f}{mib:>10.0f}", flush=True)
+
+
+if __name__ == "__main__":
+    main()

@@ -9,7 +9,7 @@ import click
 
 from umb.bench._io import Benchmark
 from umb.bench._stats import benchmark_stats, format_stats
-from umb.bench._validate import validate as validate_benchmark
+from umb.bench._validate import check
 
 
 @click.command()
@@ -20,7 +20,10 @@ def validate(bench: Path, max_problems: int) -> int:
     if not bench.is_dir():
         click.echo(f"umb: error: {bench}: not a directory", err=True)
         return 2
-    problems = validate_benchmark(bench, limit=max_problems)
+    report = check(bench, limit=max_problems)
+    for w in report.warnings[:max_problems]:
+        click.echo(f"warning: {w}", err=True)
+    problems = report.items
     for p in problems:
         click.echo(p, err=True)
     if problems:

@@ -1,0 +1,136 @@
+"""Helpers every importer and exporter shares: reading the peer file, the native sidecar,
+writing the benchmark directory and reading a question's main answer."""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Iterable
+from pathlib import Path
+from typing import Any
+
+import orjson
+
+from umb._errors import DataError
+from umb._jsonio import atomic_write_bytes, dumps_pretty, read_json
+from umb.bench._records import Dialogue, Question
+from umb.bench._write import sha256_file, write_benchmark
+from umb.interop._log import InteropLog
+
+#: Sidecar file holding what the benchmark records cannot (native speaker names, date strings,
+#: image fields, generated RAG databases, …), so that an export gives the peer file back.
+NATIVE_FILE = "native.json"
+
+IMPORTER_VERSION = "1"
+
+#: The family field that holds the one-line answer, used where a peer format has one answer.
+_PRIMARY_FIELD = {
+    "IE": "answer",
+    "MSR": "final_outcome",
+    "ES": "summary",
+    "TR": "final_answer",
+    "KU": "latest_state",
+    "MA": "final_answer",
+    "ABS": "answer",
+}
+
+
+def primary_answer(q: Question) -> str:
+    """The question's gold answer as one string (the family's main answer field)."""
+    value = q.gold.get(_PRIMARY_FIELD.get(q.family, "answer"), "")
+    return "" if value is None else str(value)
+
+
+def native_answer_text(q: Question) -> str:
+    """The peer's own gold answer as a string when imported, else :func:`primary_answer`."""
+    if "native_answer" in q.meta and q.meta["native_answer"] is not None:
+        return str(q.meta["native_answer"])
+    return primary_answer(q)
+
+
+def read_peer_json(path: Path) -> Any:
+    """Load a peer JSON file (a JSONL file is read as a list of its lines)."""
+    if not path.is_file():
+        raise DataError(str(path), None, "missing file")
+    raw = path.read_bytes()
+    try:
+        return orjson.loads(raw)
+    except orjson.JSONDecodeError:
+        pass
+    rows = []
+    for lineno, line in enumerate(raw.splitlines(), start=1):
+        if not line.strip():
+            continue
+        try:
+            rows.append(orjson.loads(line))
+        except orjson.JSONDecodeError as e:
+            raise DataError(str(path), lineno, f"neither JSON nor JSONL ({e})") from None
+    return rows
+
+
+def source_info(path: Path, fmt: str, **extra: Any) -> dict[str, Any]:
+    """What the manifest says about the imported file (its name only, never its path)."""
+    info: dict[str, Any] = {
+        "format": fmt,
+        "file": path.name,
+        "sha256": sha256_file(path),
+        "bytes": path.stat().st_size,
+    }
+    info.update(extra)
+    return info
+
+
+def write_imported(
+    out: Path,
+    *,
+    fmt: str,
+    dialogues: Iterable[Dialogue],
+    questions: Iterable[Question],
+    native: dict[str, Any],
+    source: dict[str, Any],
+    log: InteropLog,
+    extra: dict[str, Any] | None = None,
+) -> dict[str, Any]:
+    """Write an imported benchmark: the sidecar first, then the records and the manifest."""
+    out.mkdir(parents=True, exist_ok=True)
+    atomic_write_bytes(out / NATIVE_FILE, orjson.dumps({"format": fmt, **native}))
+    manifest_extra: dict[str, Any] = {
+        "source": source,
+        "native_file": {
+            "name": NATIVE_FILE,
+            "sha256": sha256_file(out / NATIVE_FILE),
+            "bytes": (out / NATIVE_FILE).stat().st_size,
+        },
+    }
+    manifest_extra.update(extra or {})
+    manifest_extra.update(log.manifest_fields())
+    return write_benchmark(
+        out,
+        world=None,
+        dialogues=dialogues,
+        questions=questions,
+        facts=(),
+        generator=f"umb.interop.{fmt}/{IMPORTER_VERSION}",
+        config={"source_format": fmt, "source_file": source["file"]},
+        extra_manifest=manifest_extra,
+    )
+
+
+def read_native(root: Path, fmt: str) -> dict[str, Any]:
+    """The sidecar of a benchmark imported from ``fmt``; ``{}`` for any other benchmark."""
+    path = root / NATIVE_FILE
+    if not path.exists():
+        return {}
+    data = read_json(path)
+    if not isinstance(data, dict) or data.get("format") != fmt:
+        return {}
+    return data
+
+
+def write_export(path: Path, data: Any) -> None:
+    """Write an exported peer file atomically (indented, like the peers' own releases)."""
+    atomic_write_bytes(path, dumps_pretty(data))
+
+
+def text_hash(text: str) -> str:
+    """Short sha256 of a text (prompt templates are recorded by this hash)."""
+    return hashlib.sha256(text.encode()).hexdigest()[:16]

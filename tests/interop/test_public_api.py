@@ -1,0 +1,44 @@
+"""The public surface of umb.interop and its scorers (a change here is an API change)."""
+
+from __future__ import annotations
+
+import umb.interop
+import umb.interop.scorers
+
+
+def test_exported_members() -> None:
+    assert sorted(umb.interop.__all__) == [
+        "FORMATS",
+        "InteropLog",
+        "convert_locomo",
+        "convert_longmemeval",
+        "convert_umb_release",
+        "export_locomo",
+        "export_longmemeval",
+        "export_umb_release",
+        "import_locomo",
+        "import_longmemeval",
+        "import_umb_release",
+    ]
+    assert sorted(umb.interop.scorers.__all__) == [
+        "AnswerScorer",
+        "PEER_SCORERS",
+        "RetrievalScorer",
+        "load_peer_scorer",
+        "locomo_category",
+    ]
+    for name in umb.interop.__all__:
+        assert getattr(umb.interop, name) is not None
+    assert sorted(umb.interop.FORMATS) == ["locomo", "longmemeval", "umb-release"]
+
+
+def test_scorers_satisfy_their_protocols() -> None:
+    from umb.interop.scorers import AnswerScorer, RetrievalScorer, load_peer_scorer
+
+    from .conftest import ScriptedJudge
+
+    for name in ("locomo_f1", "mem0_f1", "mem0_bleu1"):
+        assert isinstance(load_peer_scorer(name), AnswerScorer)
+    assert isinstance(load_peer_scorer("longmemeval_judge", judge=ScriptedJudge(str)), AnswerScorer)
+    for name in ("locomo_recall", "longmemeval_retrieval"):
+        assert isinstance(load_peer_scorer(name), RetrievalScorer)

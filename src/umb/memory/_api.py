@@ -7,25 +7,42 @@ question asked at ``question.asked_at`` (only sessions before that time have bee
 
 from __future__ import annotations
 
+import time
 from abc import ABC, abstractmethod
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Literal
 
+from umb._errors import ConfigError
+from umb._tokens import estimate_tokens
 from umb.bench import Dialogue, Question, Session
 from umb.models._api import ModelAPI
+
+Granularity = Literal["turn", "round", "session"]
+GRANULARITIES: tuple[Granularity, ...] = ("turn", "round", "session")
+
+#: Extractor specs that are not language models: memory systems use their rule-based path.
+NON_LLM_SPECS = frozenset({"offline", "oracle"})
 
 
 @dataclass(frozen=True)
 class RetrievedContext:
-    """The context a memory system hands the answerer for one question."""
+    """The context a memory system hands the answerer for one question.
+
+    ``meta`` always holds ``write_latency_s`` (total ingest time so far) and
+    ``retrieve_latency_s`` (this call). ``full_context`` adds ``dropped_sessions`` (a count) and
+    ``dropped_session_ids`` when the history was cut to fit ``max_input_tokens``.
+    """
 
     text: str
     """Rendered history or memories, with dates, ready to go into the prompt."""
     item_ids: tuple[str, ...] = ()
-    """Ids of what was retrieved: turn ids (``D0001:S003:T0004``) or memory-unit ids."""
+    """Ids of what was retrieved: turn, round, session or memory-unit ids."""
     source_turn_ids: tuple[str, ...] = ()
     """Turn ids the retrieved items came from (for retrieval recall and attribution)."""
     tokens: int = 0
+    """``estimate_tokens(text)``: the context the answerer pays for."""
     meta: dict[str, Any] = field(default_factory=dict)
     """System-specific notes, e.g. ``dropped_sessions`` when a context was truncated."""
 
@@ -35,13 +52,30 @@ class MemoryConfig:
     """Options shared by the built-in memory systems."""
 
     top_k: int = 10
-    granularity: str = "round"
+    """How many units (RAG) or memories (``mem0_style``) a retrieval returns."""
+    granularity: Granularity = "round"
     """RAG unit: ``turn``, ``round`` (a user turn and the reply) or ``session``."""
     max_input_tokens: int = 120_000
+    """``full_context`` drops the oldest sessions until its history fits in this many tokens."""
+
+    def __post_init__(self) -> None:
+        if self.granularity not in GRANULARITIES:
+            raise ConfigError(
+                f"granularity must be one of {', '.join(GRANULARITIES)}, not {self.granularity!r}"
+            )
+        if self.top_k < 1:
+            raise ConfigError(f"top_k must be at least 1, not {self.top_k}")
+        if self.max_input_tokens < 1:
+            raise ConfigError(f"max_input_tokens must be at least 1, not {self.max_input_tokens}")
 
 
 class MemorySystem(ABC):
-    """A memory system under test. One instance serves one dialogue."""
+    """A memory system under test. One instance serves one dialogue.
+
+    Subclasses implement :meth:`ingest` and :meth:`retrieve`; they time the write path with
+    :meth:`_timed_write` and build their answer with :meth:`_context`, so every system reports
+    tokens and latencies the same way.
+    """
 
     name: str = ""
 
@@ -49,6 +83,11 @@ class MemorySystem(ABC):
         self.config = config
         self.extractor = extractor
         self.write_latency_s = 0.0
+
+    @property
+    def uses_llm(self) -> bool:
+        """Whether the extractor is a language model (not ``None``, ``offline`` or ``oracle``)."""
+        return self.extractor is not None and self.extractor.spec not in NON_LLM_SPECS
 
     def start(self, dialogue: Dialogue) -> None:  # noqa: B027 - optional hook
         """Called once before the first session of ``dialogue`` is ingested."""
@@ -60,3 +99,32 @@ class MemorySystem(ABC):
     @abstractmethod
     async def retrieve(self, question: Question) -> RetrievedContext:
         """Return the context for ``question``."""
+
+    @contextmanager
+    def _timed_write(self) -> Iterator[None]:
+        """Add the time spent inside the block to :attr:`write_latency_s`."""
+        started = time.perf_counter()
+        try:
+            yield
+        finally:
+            self.write_latency_s += time.perf_counter() - started
+
+    def _context(
+        self,
+        text: str,
+        started: float,
+        *,
+        item_ids: tuple[str, ...] = (),
+        source_turn_ids: tuple[str, ...] = (),
+        **meta: Any,
+    ) -> RetrievedContext:
+        """Package a retrieval begun at ``started`` (a :func:`time.perf_counter` value)."""
+        meta["write_latency_s"] = self.write_latency_s
+        meta["retrieve_latency_s"] = time.perf_counter() - started
+        return RetrievedContext(
+            text=text,
+            item_ids=item_ids,
+            source_turn_ids=source_turn_ids,
+            tokens=estimate_tokens(text),
+            meta=meta,
+        )

@@ -1,0 +1,123 @@
+"""Similarity search over growing lists of texts: BM25 (bm25s), dense (wordllama) and fusion.
+
+Both indexes take texts with :meth:`add` and score a query against every text with
+:meth:`scores`; the work of (re)indexing happens lazily, at the first query after new texts.
+"""
+
+from __future__ import annotations
+
+import functools
+import os
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from umb.memory._text import index_terms
+
+FloatArray = npt.NDArray[np.float32]
+
+#: The reciprocal-rank-fusion constant of Cormack et al. (2009).
+RRF_K = 60
+
+
+class LexicalIndex:
+    """Okapi BM25 over stemmed content words; rebuilt at the first query after an :meth:`add`."""
+
+    def __init__(self) -> None:
+        self._terms: list[list[str]] = []
+        self._model: Any = None
+
+    def __len__(self) -> int:
+        return len(self._terms)
+
+    def add(self, texts: Sequence[str]) -> None:
+        """Append ``texts``; their positions continue from the current length."""
+        self._terms.extend(index_terms(t) for t in texts)
+        self._model = None
+
+    def scores(self, query: str) -> FloatArray:
+        """BM25 score of ``query`` against every text (0 where no term is shared)."""
+        terms = index_terms(query)
+        if not self._terms or not terms:
+            return np.zeros(len(self._terms), dtype=np.float32)
+        if self._model is None:
+            import bm25s
+
+            self._model = bm25s.BM25()
+            self._model.index(self._terms, show_progress=False)
+        return np.asarray(self._model.get_scores(terms), dtype=np.float32)
+
+
+@functools.lru_cache(maxsize=1)
+def load_embedder() -> Any:
+    """Load wordllama's bundled ``l2_supercat`` 256-d weights once per process, never downloading.
+
+    wordllama looks for weights first in its own package folder, where the wheel ships them;
+    pointing ``cache_dir`` there too keeps it from ever touching ``~/.cache`` or the network.
+    """
+    os.environ.setdefault("HF_HUB_OFFLINE", "1")
+    import wordllama
+
+    package_dir = Path(wordllama.__file__).parent
+    return wordllama.WordLlama.load(
+        "l2_supercat", dim=256, disable_download=True, cache_dir=package_dir
+    )
+
+
+def embed(texts: Sequence[str]) -> FloatArray:
+    """Unit-length embeddings of ``texts`` (a text with no known token maps to zeros)."""
+    if not texts:
+        return np.zeros((0, 256), dtype=np.float32)
+    vectors = np.asarray(load_embedder().embed(list(texts), norm=False), dtype=np.float32)
+    norms = np.linalg.norm(vectors, axis=1, keepdims=True)
+    # Normalising ourselves: wordllama divides by a zero norm for empty texts.
+    unit: FloatArray = np.divide(vectors, norms, out=np.zeros_like(vectors), where=norms > 0)
+    return unit
+
+
+class DenseIndex:
+    """Cosine similarity over wordllama embeddings; new texts are embedded in one batch."""
+
+    def __init__(self) -> None:
+        self._matrix: FloatArray = np.zeros((0, 256), dtype=np.float32)
+        self._pending: list[str] = []
+
+    def __len__(self) -> int:
+        return int(self._matrix.shape[0]) + len(self._pending)
+
+    def add(self, texts: Sequence[str]) -> None:
+        """Append ``texts``; their positions continue from the current length."""
+        self._pending.extend(texts)
+
+    def scores(self, query: str) -> FloatArray:
+        """Cosine similarity of ``query`` with every text."""
+        if self._pending:
+            self._matrix = np.vstack([self._matrix, embed(self._pending)])
+            self._pending = []
+        if self._matrix.shape[0] == 0:
+            return np.zeros(0, dtype=np.float32)
+        similarity: FloatArray = self._matrix @ embed([query])[0]
+        return similarity
+
+
+def ranking(scores: FloatArray, allowed: npt.NDArray[np.bool_] | None = None) -> list[int]:
+    """Positions by falling score (ties keep the earlier position), skipping disallowed ones."""
+    order = np.argsort(-scores, kind="stable")
+    if allowed is not None:
+        order = order[allowed[order]]
+    return [int(i) for i in order]
+
+
+def reciprocal_rank_fusion(rankings: Sequence[Sequence[int]], k: int = RRF_K) -> list[int]:
+    """Fuse rankings by ``sum(1 / (k + rank))`` (rank counted from 1); best first.
+
+    Ties are broken by the position itself, so the result is deterministic.
+    """
+    fused: dict[int, float] = {}
+    for ranked in rankings:
+        for rank, position in enumerate(ranked, start=1):
+            fused[position] = fused.get(position, 0.0) + 1.0 / (k + rank)
+    return sorted(fused, key=lambda p: (-fused[p], p))

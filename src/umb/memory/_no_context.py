@@ -1,0 +1,23 @@
+"""``no_context``: no history at all, the parametric baseline."""
+
+from __future__ import annotations
+
+import time
+
+from umb.bench import Question, Session
+from umb.memory._api import MemorySystem, RetrievedContext
+
+
+class NoContext(MemorySystem):
+    """Remember nothing: the answerer sees only the question."""
+
+    name = "no_context"
+
+    async def ingest(self, session: Session) -> None:
+        """Ignore the session."""
+        with self._timed_write():
+            pass
+
+    async def retrieve(self, question: Question) -> RetrievedContext:
+        """Return an empty context."""
+        return self._context("", time.perf_counter())

@@ -1,0 +1,45 @@
+"""``oracle_evidence``: only the gold evidence turns, an upper bound on retrieval."""
+
+from __future__ import annotations
+
+import time
+
+from umb.bench import Question, Session
+from umb.memory._api import MemoryConfig, MemorySystem, RetrievedContext
+from umb.memory._history import SessionLog, render_positioned
+from umb.models._api import ModelAPI
+
+
+class OracleEvidence(MemorySystem):
+    """Hand the answerer exactly the turns in ``question.evidence.turn_ids``.
+
+    The turns are grouped under their session headers in time order. Evidence turns that were
+    never ingested are counted in ``meta["missing_evidence_turns"]``; a question without
+    evidence (abstention) gets an empty context.
+    """
+
+    name = "oracle_evidence"
+
+    def __init__(self, config: MemoryConfig, extractor: ModelAPI | None = None) -> None:
+        super().__init__(config, extractor)
+        self.log = SessionLog()
+
+    async def ingest(self, session: Session) -> None:
+        """Keep the session and index its turns by id."""
+        with self._timed_write():
+            self.log.append(session)
+
+    async def retrieve(self, question: Question) -> RetrievedContext:
+        """Render the evidence turns of ``question``."""
+        started = time.perf_counter()
+        located = [self.log.locate(t) for t in question.evidence.turn_ids]
+        picks = [p for p in located if p is not None]
+        excerpt = self.log.excerpt(picks)
+        turn_ids = tuple(t.id for _, s in excerpt for t in s.turns)
+        return self._context(
+            render_positioned(excerpt),
+            started,
+            item_ids=turn_ids,
+            source_turn_ids=turn_ids,
+            missing_evidence_turns=len(located) - len(picks),
+        )

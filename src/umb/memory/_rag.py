@@ -1,0 +1,112 @@
+"""What the three RAG systems share: chunking the history into units, masking by time, rendering.
+
+A unit is a turn, a round (a user turn with the character's reply) or a whole session
+(``config.granularity``). Retrieved units are put back in time order and rendered under their
+session headers, so the answerer still sees when each thing was said.
+"""
+
+from __future__ import annotations
+
+import time
+from abc import abstractmethod
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+import numpy.typing as npt
+
+from umb.bench import Question, Session, Turn
+from umb.memory._api import Granularity, MemoryConfig, MemorySystem, RetrievedContext
+from umb.memory._history import SessionLog, asked_after, render_positioned
+from umb.models._api import ModelAPI
+
+
+@dataclass(frozen=True)
+class Chunk:
+    """One retrievable unit of history."""
+
+    id: str
+    """The turn id, the first turn id of a round, or the session id."""
+    session_position: int
+    turn_positions: tuple[int, ...]
+    text: str
+    """``Speaker: text`` lines, as indexed."""
+
+
+def chunk_session(session: Session, position: int, granularity: Granularity) -> list[Chunk]:
+    """Cut one session into units of ``granularity``.
+
+    A round opens at each user (interlocutor) turn and takes the turns that follow until the
+    next user turn; turns before the first user turn form a round of their own.
+    """
+    groups: list[list[int]]
+    if granularity == "session":
+        groups = [list(range(len(session.turns)))] if session.turns else []
+    elif granularity == "turn":
+        groups = [[i] for i in range(len(session.turns))]
+    else:
+        groups = []
+        for i, turn in enumerate(session.turns):
+            if not groups or turn.role == "user":
+                groups.append([])
+            groups[-1].append(i)
+    chunks = []
+    for group in groups:
+        turns = [session.turns[i] for i in group]
+        chunk_id = session.id if granularity == "session" else turns[0].id
+        chunks.append(Chunk(chunk_id, position, tuple(group), _lines(turns)))
+    return chunks
+
+
+def _lines(turns: Sequence[Turn]) -> str:
+    return "\n".join(f"{t.speaker}: {t.text}" for t in turns)
+
+
+class RagMemory(MemorySystem):
+    """Base of the RAG systems: subclasses index chunk texts and rank them for a query."""
+
+    def __init__(self, config: MemoryConfig, extractor: ModelAPI | None = None) -> None:
+        super().__init__(config, extractor)
+        self.log = SessionLog()
+        self.chunks: list[Chunk] = []
+        self._started_at: list[str] = []
+
+    async def ingest(self, session: Session) -> None:
+        """Chunk the session and hand the chunks to the index (which builds lazily)."""
+        with self._timed_write():
+            position = len(self.log)
+            self.log.append(session)
+            new = chunk_session(session, position, self.config.granularity)
+            self.chunks.extend(new)
+            self._started_at.extend(session.started_at for _ in new)
+            self.index([c.text for c in new])
+
+    @abstractmethod
+    def index(self, texts: Sequence[str]) -> None:
+        """Add chunk texts to the index, in chunk order."""
+
+    @abstractmethod
+    def rank(self, query: str, allowed: npt.NDArray[np.bool_]) -> list[int]:
+        """Chunk positions for ``query``, best first, only where ``allowed``."""
+
+    async def retrieve(self, question: Question) -> RetrievedContext:
+        """Rank, keep ``top_k``, restore time order and render with session headers."""
+        started = time.perf_counter()
+        allowed = np.array(
+            [asked_after(s, question.asked_at) for s in self._started_at], dtype=np.bool_
+        )
+        best = self.rank(question.query, allowed)[: self.config.top_k]
+        picked = sorted(best)  # chunk order is time order
+        excerpt = self.log.excerpt(
+            (self.chunks[i].session_position, t)
+            for i in picked
+            for t in self.chunks[i].turn_positions
+        )
+        return self._context(
+            render_positioned(excerpt),
+            started,
+            item_ids=tuple(self.chunks[i].id for i in picked),
+            source_turn_ids=tuple(t.id for _, s in excerpt for t in s.turns),
+            granularity=self.config.granularity,
+            chunks=len(self.chunks),
+        )

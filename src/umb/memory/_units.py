@@ -1,0 +1,77 @@
+"""Versioned memory units (``mem0_style``).
+
+Nothing is ever thrown away: an update or a deletion appends a version, so a unit can say what
+it said at any earlier time and which turns each version came from (attribution needs both).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal
+
+from umb.memory._history import asked_after
+
+Event = Literal["ADD", "UPDATE", "DELETE", "NONE"]
+EVENTS: tuple[Event, ...] = ("ADD", "UPDATE", "DELETE", "NONE")
+
+
+@dataclass(frozen=True)
+class MemoryVersion:
+    """One state of a memory unit."""
+
+    version: int
+    event: Event
+    """``ADD`` (first version), ``UPDATE`` or ``DELETE`` (the unit's last words)."""
+    text: str
+    date: str
+    """``YYYY-MM-DD`` of the session that wrote this version."""
+    at: str
+    """``YYYY-MM-DDTHH:MM`` start of that session, to order versions against questions."""
+    session_id: str
+    source_turn_ids: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class MemoryUnit:
+    """A memory with its full version history; the last version is the current one."""
+
+    id: str
+    versions: tuple[MemoryVersion, ...]
+    key: str | None = None
+    """The changeable topic it tracks (``employer``), when the rule-based extractor knows it."""
+
+    @property
+    def current(self) -> MemoryVersion:
+        return self.versions[-1]
+
+    @property
+    def text(self) -> str:
+        return self.current.text
+
+    @property
+    def date(self) -> str:
+        return self.current.date
+
+    @property
+    def version(self) -> int:
+        return self.current.version
+
+    @property
+    def source_turn_ids(self) -> tuple[str, ...]:
+        return self.current.source_turn_ids
+
+    @property
+    def deleted(self) -> bool:
+        return self.current.event == "DELETE"
+
+    @property
+    def history(self) -> tuple[MemoryVersion, ...]:
+        """Earlier versions, oldest first."""
+        return self.versions[:-1]
+
+    def as_of(self, asked_at: str) -> MemoryVersion | None:
+        """The version a question asked at ``asked_at`` sees, or ``None`` (not yet, or deleted)."""
+        seen = [v for v in self.versions if asked_after(v.at, asked_at)]
+        if not seen or seen[-1].event == "DELETE":
+            return None
+        return seen[-1]

@@ -20,6 +20,15 @@ from umb.world._facts import PROFILE_KIND
 from umb.world._records import Character, Event
 from umb.world._rng import rng_for
 
+# Sentence starts that read right in lower case after an opener ("Well, it was ...");
+# anything else (names, "I", "Dr.") keeps its capital.
+_COMMON_STARTS = frozenset(
+    "It It's The My That That's We They There These This Now So A An All About As Before "
+    "Everything Finally Officially Roughly Leaving Goodbye Turned Tickets Relationship-wise "
+    "Pets: Partner: Name: No Yesterday Today Earlier Last Exactly On Ha, Oh, Right, "
+    "Whatever Do Nothing Small Funny Could Life Anyway".split()
+)
+
 # A block is a run of turns kept together: (role, text, fact ids).
 Line = tuple[str, str, tuple[str, ...]]
 
@@ -81,8 +90,9 @@ class TemplateRenderer:
     def _say(self, rng: random.Random, ch: Character, text: str) -> str:
         sp = ch.speech
         if rng.random() < 0.35:
-            keep = text.startswith(("I ", "I'"))
-            text = f"{rng.choice(sp.openers)} {text if keep else text[0].lower() + text[1:]}"
+            first_word = text.split(" ", 1)[0]
+            lower = first_word in _COMMON_STARTS
+            text = f"{rng.choice(sp.openers)} {text[0].lower() + text[1:] if lower else text}"
         if sp.exclaims and text.endswith(".") and rng.random() < 0.3:
             text = text[:-1] + "!"
         if sp.verbosity == "chatty" and rng.random() < 0.2:

@@ -1,0 +1,57 @@
+"""Evaluation: prompts, answer parsing, rule scoring, the optional judge and aggregation."""
+
+from umb.eval._aggregate import AGGREGATE_VERSION, RECORD_KEYS, aggregate
+from umb.eval._judge import (
+    JUDGE_PROMPT_SHA256,
+    JUDGE_PROMPT_VERSION,
+    JUDGED_FIELDS,
+    Judge,
+    JudgeOutcome,
+)
+from umb.eval._normalise import match_value, normalise_tokens
+from umb.eval._parsing import SOFT_DEFAULTS, ParseResult, Policy, parse_answer
+from umb.eval._prompts import (
+    FAMILY_INSTRUCTIONS,
+    PROMPT_VERSION,
+    SYSTEM_POLICY,
+    FamilyInstruction,
+    build_messages,
+    build_request,
+    family_instruction_text,
+    prompt_sha256,
+)
+from umb.eval._score import RuleScorer, Score, get_scorer, rule_scorer
+from umb.eval._scoring import SCORERS, score_parsed, score_replies, score_reply
+
+__all__ = [
+    "AGGREGATE_VERSION",
+    "FAMILY_INSTRUCTIONS",
+    "JUDGED_FIELDS",
+    "JUDGE_PROMPT_SHA256",
+    "JUDGE_PROMPT_VERSION",
+    "PROMPT_VERSION",
+    "RECORD_KEYS",
+    "SCORERS",
+    "SOFT_DEFAULTS",
+    "SYSTEM_POLICY",
+    "FamilyInstruction",
+    "Judge",
+    "JudgeOutcome",
+    "ParseResult",
+    "Policy",
+    "RuleScorer",
+    "Score",
+    "aggregate",
+    "build_messages",
+    "build_request",
+    "family_instruction_text",
+    "get_scorer",
+    "match_value",
+    "normalise_tokens",
+    "parse_answer",
+    "prompt_sha256",
+    "rule_scorer",
+    "score_parsed",
+    "score_replies",
+    "score_reply",
+]

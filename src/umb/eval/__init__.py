@@ -20,6 +20,9 @@ from umb.eval._prompts import (
     family_instruction_text,
     prompt_sha256,
 )
+from umb.eval._runconfig import RunConfig
+from umb.eval._runlog import read_records
+from umb.eval._runner import RunOutcome, arun_eval, run_eval
 from umb.eval._score import RuleScorer, Score, get_scorer, rule_scorer
 from umb.eval._scoring import SCORERS, score_parsed, score_replies, score_reply
 
@@ -40,8 +43,11 @@ __all__ = [
     "ParseResult",
     "Policy",
     "RuleScorer",
+    "RunConfig",
+    "RunOutcome",
     "Score",
     "aggregate",
+    "arun_eval",
     "build_messages",
     "build_request",
     "family_instruction_text",
@@ -50,7 +56,9 @@ __all__ = [
     "normalise_tokens",
     "parse_answer",
     "prompt_sha256",
+    "read_records",
     "rule_scorer",
+    "run_eval",
     "score_parsed",
     "score_replies",
     "score_reply",

@@ -89,7 +89,7 @@ def _tr_kind(question: Question) -> str:
     )
 
 
-@rule_scorer("TR", name="tr_days_dates", version="1")
+@rule_scorer("TR", name="tr_days_dates", version="2")
 def score_tr(question: Question, answer: dict[str, Any]) -> tuple[float | None, dict[str, Any]]:
     """1 if the day count and the dates agree with the gold (see docs/scoring.md).
 
@@ -105,7 +105,10 @@ def score_tr(question: Question, answer: dict[str, Any]) -> tuple[float | None, 
         details.update(expected=sorted(expected), said=sorted(said))
         if len(expected) != 1:
             return None, {**details, "reason": "gold final_answer is not 'before' or 'after'"}
-        return (1.0 if said == expected else 0.0), details
+        # The day must be right too, so a coin toss on the order word alone earns nothing.
+        day_ok = _as_day(answer.get("start_date")) == _as_day(gold.get("start_date"))
+        details["day_ok"] = day_ok
+        return (1.0 if said == expected and day_ok else 0.0), details
 
     days = _as_int(answer.get("days"))
     start, end = _as_day(answer.get("start_date")), _as_day(answer.get("end_date"))
@@ -150,9 +153,13 @@ def _verdict(value: Any) -> str | None:
     return None
 
 
-@rule_scorer("MA", name="ma_verdict_slot", version="1")
+@rule_scorer("MA", name="ma_verdict_slot_answer", version="2")
 def score_ma(question: Question, answer: dict[str, Any]) -> tuple[float | None, dict[str, Any]]:
-    """1: right verdict and (false premise) the true value stated; 0.5: verdict only; else 0."""
+    """1: right verdict, the true value stated (false premise) and the right final answer.
+
+    0.5: right verdict with one of the other two missing; 0: wrong verdict. A true-premise control
+    therefore needs its final answer, so "correct" with "not mentioned" earns only 0.5.
+    """
     expected = _verdict(question.gold.get("premise_verdict"))
     said = _verdict(answer.get("premise_verdict"))
     details: dict[str, Any] = {"expected_verdict": expected, "verdict": said}
@@ -160,8 +167,13 @@ def score_ma(question: Question, answer: dict[str, Any]) -> tuple[float | None, 
         return None, {**details, "reason": "gold premise_verdict is not correct/incorrect"}
     if said != expected:
         return 0.0, details
+    gold_answer = as_text(question.gold.get("final_answer"))
+    answer_ok = bool(gold_answer.strip()) and contains_value(
+        as_text(answer.get("final_answer")), gold_answer
+    )
+    details["final_answer_ok"] = answer_ok
     if expected == "correct":
-        return 1.0, details
+        return (1.0 if answer_ok else 0.5), details
     true_value = as_text(question.meta.get("true_value"))
     if not true_value.strip():
         return None, {**details, "reason": "meta.true_value is missing"}
@@ -171,7 +183,7 @@ def score_ma(question: Question, answer: dict[str, Any]) -> tuple[float | None, 
     values = [true_value, *(as_text(a) for a in question.meta.get("aliases", ()))]
     slot_ok = any(contains_value(stated, v) for v in values if v.strip())
     details["true_value_stated"] = slot_ok
-    return (1.0 if slot_ok else 0.5), details
+    return (1.0 if slot_ok and answer_ok else 0.5), details
 
 
 def _as_bool(value: Any) -> bool | None:

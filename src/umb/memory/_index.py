@@ -7,6 +7,7 @@ Both indexes take texts with :meth:`add` and score a query against every text wi
 from __future__ import annotations
 
 import functools
+import logging
 import os
 from collections.abc import Sequence
 from pathlib import Path
@@ -59,7 +60,15 @@ def load_embedder() -> Any:
     pointing ``cache_dir`` there too keeps it from ever touching ``~/.cache`` or the network.
     """
     os.environ.setdefault("HF_HUB_OFFLINE", "1")
+    root = logging.getLogger()
+    handlers, level = list(root.handlers), root.level
     import wordllama
+
+    # wordllama calls logging.basicConfig() on import; that root handler would print every
+    # library's debug log (bm25s logs each index build at DEBUG) on stderr.
+    for handler in [h for h in root.handlers if h not in handlers]:
+        root.removeHandler(handler)
+    root.setLevel(level)
 
     package_dir = Path(wordllama.__file__).parent
     return wordllama.WordLlama.load(

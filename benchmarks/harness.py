@@ -1,0 +1,131 @@
+"""Speed of the evaluation harness (``umb eval``'s runner), end to end.
+
+(a) Throughput against a local OpenAI-compatible server answering after a fixed latency L, with
+    concurrency C: no client can beat C / L questions per second; the runner should reach
+    >= 0.9 of it. It is measured through the real runner (memory systems, prompts, parsing,
+    scoring, durable records), after a warm-up run that pays for imports and connections.
+(b) The harness's own time per question with the offline model on the demo benchmark: first
+    with ``no_context`` and the ``oracle`` model (memory and model cost nothing, so what is left
+    is the runner: prompt, parse, score, record), then per memory system with ``offline``.
+
+    python benchmarks/harness.py                      # both parts, demo benchmark
+    python benchmarks/harness.py --latency 0.5 --concurrency 16 --part throughput
+
+Prints one JSON object.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+from umb.bench._generate import generate, resolve_config
+from umb.eval._runconfig import RunConfig
+from umb.eval._runlog import read_records
+from umb.eval._runner import run_eval
+from umb.testing import running_server
+
+OFFLINE_SYSTEMS = ("full_context", "rag_bm25", "rag_dense", "mem0_style", "no_context",
+                   "oracle_evidence")  # fmt: skip
+
+
+def _timed(config: RunConfig) -> tuple[float, list[dict[str, Any]]]:
+    started = time.perf_counter()
+    run_eval(config, progress=False)
+    elapsed = time.perf_counter() - started
+    return elapsed, read_records(config.out / "records.jsonl")
+
+
+def throughput(bench: Path, work: Path, latency: float, concurrency: int, systems: tuple[str, ...]
+               ) -> dict[str, Any]:  # fmt: skip
+    """Part (a): questions per second through the runner against the latency server."""
+    reply = json.dumps({"answerable": False, "answer": "not mentioned"})
+    with running_server(latency=latency, default_reply=reply) as server:
+
+        def config(out: Path, limit: int | None) -> RunConfig:
+            return RunConfig(bench=bench, out=out, systems=systems, model="openai/umb-test",
+                             base_url=server.base_url, concurrency=concurrency, limit=limit,
+                             cache=False, timeout_s=30.0)  # fmt: skip
+
+        run_eval(config(work / "warm", concurrency), progress=False)
+        server.control(reset_stats=True)
+        elapsed, records = _timed(config(work / "timed", None))
+        stats = server.stats()
+    n = len(records)
+    qps = n / elapsed
+    ideal = concurrency / latency
+    seen = statistics.mean(r["latency_s"] for r in records)
+    return {
+        "latency_s": latency,
+        "concurrency": concurrency,
+        "systems": list(systems),
+        "questions": n,
+        "elapsed_s": round(elapsed, 3),
+        "questions_per_s": round(qps, 2),
+        "ideal_questions_per_s": round(ideal, 2),
+        "fraction_of_ideal": round(qps / ideal, 3),
+        "mean_latency_seen_by_client_s": round(seen, 4),
+        "fraction_of_ideal_at_seen_latency": round(qps / (concurrency / seen), 3),
+        "server_requests": stats["requests"],
+        "server_max_in_flight": stats["max_in_flight"],
+    }
+
+
+def offline(bench: Path, work: Path, repeat: int) -> dict[str, Any]:
+    """Part (b): milliseconds per question of the runner alone and per system with offline."""
+    out: dict[str, Any] = {}
+
+    def best(label: str, systems: tuple[str, ...], model: str) -> dict[str, Any]:
+        times = []
+        for i in range(repeat):
+            config = RunConfig(bench=bench, out=work / f"{label}-{i}", systems=systems,
+                               model=model)  # fmt: skip
+            elapsed, records = _timed(config)
+            times.append(elapsed / len(records))
+        return {"ms_per_question": round(1000 * min(times), 3), "questions": len(records)}
+
+    out["runner_only (no_context + oracle)"] = best("runner", ("no_context",), "oracle")
+    for system in OFFLINE_SYSTEMS:
+        out[f"{system} + offline"] = best(system, (system,), "offline")
+    elapsed, records = _timed(RunConfig(bench=bench, out=work / "all", systems=OFFLINE_SYSTEMS))
+    out["all six systems in one run"] = {
+        "seconds": round(elapsed, 2),
+        "questions": len(records),
+        "ms_per_question": round(1000 * elapsed / len(records), 3),
+    }
+    return out
+
+
+def main() -> None:
+    """Parse options, run the chosen parts, print one JSON object."""
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--part", choices=("all", "throughput", "offline"), default="all")
+    parser.add_argument("--latency", type=float, default=0.5, help="server latency L, seconds")
+    parser.add_argument("--concurrency", type=int, default=16, help="concurrency C")
+    parser.add_argument("--systems", default="no_context,full_context",
+                        help="systems for the throughput part")  # fmt: skip
+    parser.add_argument("--preset", default="demo", help="benchmark preset to generate")
+    parser.add_argument("--repeat", type=int, default=2, help="offline runs per system (best)")
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory(prefix="umb-harness-") as tmp:
+        work = Path(tmp)
+        bench = work / "bench"
+        generate(resolve_config(args.preset), bench)
+        report: dict[str, Any] = {"preset": args.preset}
+        if args.part in ("all", "throughput"):
+            systems = tuple(s for s in args.systems.split(",") if s)
+            report["throughput"] = throughput(
+                bench, work / "tp", args.latency, args.concurrency, systems
+            )
+        if args.part in ("all", "offline"):
+            report["offline"] = offline(bench, work / "off", args.repeat)
+    print(json.dumps(report, indent=2))
+
+
+if __name__ == "__main__":
+    main()

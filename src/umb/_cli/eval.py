@@ -1,0 +1,172 @@
+"""``umb eval``: evaluate memory systems with a model on a benchmark (resumable)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from umb.memory import MemoryConfig
+
+
+@click.command(name="eval")
+@click.option(
+    "--bench",
+    type=click.Path(path_type=Path),
+    required=True,
+    help="Benchmark directory (umb generate / umb import).",
+)
+@click.option(
+    "--system",
+    "systems",
+    required=True,
+    help="Memory system(s), comma-separated, e.g. full_context,rag_bm25.",
+)
+@click.option(
+    "--model",
+    default="offline",
+    show_default=True,
+    help="Answerer: offline, oracle, openai/<model> or hf/<path>.",
+)
+@click.option("--judge", help="Judge model for free-text fields (default: rules only).")
+@click.option(
+    "--extractor",
+    default="offline",
+    show_default=True,
+    help="The memory systems' own model (mem0_style, summary); offline = rule-based.",
+)
+@click.option(
+    "--out",
+    type=click.Path(path_type=Path),
+    required=True,
+    help="Run directory; rerunning the same command resumes it.",
+)
+@click.option("--limit", type=int, help="Only the first N questions of the benchmark.")
+@click.option(
+    "--concurrency",
+    type=int,
+    default=8,
+    show_default=True,
+    help="Dialogues at once, and requests in flight per model.",
+)
+@click.option("--base-url", help="OpenAI-compatible endpoint (default $OPENAI_BASE_URL).")
+@click.option(
+    "--api-key-env",
+    default="OPENAI_API_KEY",
+    show_default=True,
+    help="Environment variable that holds the API key (never stored).",
+)
+@click.option(
+    "--timeout",
+    "timeout_s",
+    type=float,
+    default=60.0,
+    show_default=True,
+    help="Seconds per API request attempt.",
+)
+@click.option(
+    "--max-retries",
+    type=int,
+    default=5,
+    show_default=True,
+    help="Retries per API request on 429, 5xx and timeouts.",
+)
+@click.option(
+    "--max-input-tokens",
+    type=int,
+    default=MemoryConfig.max_input_tokens,
+    show_default=True,
+    help="full_context drops the oldest sessions beyond this.",
+)
+@click.option(
+    "--top-k",
+    type=int,
+    default=MemoryConfig.top_k,
+    show_default=True,
+    help="Units (RAG) or memories (mem0_style) retrieved per question.",
+)
+@click.option(
+    "--granularity",
+    type=click.Choice(["turn", "round", "session"]),
+    default=MemoryConfig.granularity,
+    show_default=True,
+    help="RAG unit.",
+)
+@click.option(
+    "--cache",
+    "cache_path",
+    type=click.Path(path_type=Path),
+    help="Response cache file (default RUN/cache.sqlite).",
+)
+@click.option("--no-cache", is_flag=True, help="Do not read or write the response cache.")
+@click.option(
+    "--lenient",
+    is_flag=True,
+    help="Cut a JSON object out of surrounding prose (default: strict, scored 0).",
+)
+@click.option("--retry-errors", is_flag=True, help="Ask again the questions whose call failed.")
+@click.option("--seed", type=int, default=0, show_default=True, help="Bootstrap seed of the CIs.")
+@click.option(
+    "--progress/--no-progress",
+    default=None,
+    help="Progress bar on stderr (default: when stderr is a terminal).",
+)
+def eval_command(
+    bench: Path,
+    systems: str,
+    model: str,
+    judge: str | None,
+    extractor: str,
+    out: Path,
+    limit: int | None,
+    concurrency: int,
+    base_url: str | None,
+    api_key_env: str,
+    timeout_s: float,
+    max_retries: int,
+    max_input_tokens: int,
+    top_k: int,
+    granularity: str,
+    cache_path: Path | None,
+    no_cache: bool,
+    lenient: bool,
+    retry_errors: bool,
+    seed: int,
+    progress: bool | None,
+) -> None:
+    """Evaluate memory systems with a model on a benchmark; resumable, one record per question."""
+    from umb.eval._runconfig import RunConfig, parse_granularity, parse_systems
+    from umb.eval._runner import run_eval
+    from umb.report import format_leaderboard
+
+    config = RunConfig(
+        bench=bench,
+        out=out,
+        systems=parse_systems(systems),
+        model=model,
+        judge=judge,
+        extractor=extractor,
+        limit=limit,
+        concurrency=concurrency,
+        base_url=base_url,
+        api_key_env=api_key_env,
+        timeout_s=timeout_s,
+        max_retries=max_retries,
+        memory=MemoryConfig(
+            top_k=top_k,
+            granularity=parse_granularity(granularity),
+            max_input_tokens=max_input_tokens,
+        ),
+        cache=not no_cache,
+        cache_path=cache_path,
+        policy="lenient" if lenient else "strict",
+        seed=seed,
+        retry_errors=retry_errors,
+    )
+    outcome = run_eval(config, progress=progress)
+    click.echo(format_leaderboard(outcome.results))
+    done = "" if outcome.results.get("complete") else " (incomplete)"
+    click.echo(
+        f"\n{outcome.written} records written, {outcome.skipped} already there{done}; "
+        f"{out / 'results.json'} in {outcome.elapsed_s:.1f} s"
+    )

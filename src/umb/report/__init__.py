@@ -1,0 +1,31 @@
+"""The HTML report of one or more runs, and the leaderboard as text.
+
+Build it with :func:`build_report`; extend it with :func:`register_section` (a new block on the
+page) or :data:`QUESTION_DETAILS` (extra rows per answer in the drill-down).
+"""
+
+from umb.report._build import Report, build_report
+from umb.report._context import ReportContext, ReportOptions, Section, SectionBuilder
+from umb.report._leaderboard import fmt_score, format_leaderboard, leaderboard_rows
+from umb.report._load import Entry, ReportData, RunData, load_report_data, load_run
+from umb.report._sections import QUESTION_DETAILS, SECTIONS, register_section
+
+__all__ = [
+    "QUESTION_DETAILS",
+    "SECTIONS",
+    "Entry",
+    "Report",
+    "ReportContext",
+    "ReportData",
+    "ReportOptions",
+    "RunData",
+    "Section",
+    "SectionBuilder",
+    "build_report",
+    "fmt_score",
+    "format_leaderboard",
+    "leaderboard_rows",
+    "load_report_data",
+    "load_run",
+    "register_section",
+]

@@ -1,0 +1,70 @@
+"""``umb report``: run directories in, one self-contained ``index.html`` (plus plot files) out."""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from umb._errors import ConfigError
+from umb._jsonio import atomic_write_bytes
+from umb.report._context import ReportContext, ReportOptions, Section
+from umb.report._load import load_report_data
+from umb.report._sections import SECTIONS
+
+
+@dataclass(frozen=True)
+class Report:
+    """What :func:`build_report` wrote.
+
+    Attributes:
+        index: The HTML page.
+        files: Every other file written (plots as PNG and SVG).
+        sections: The section ids on the page, in order.
+    """
+
+    index: Path
+    files: tuple[Path, ...]
+    sections: tuple[str, ...]
+
+
+def build_report(runs: Sequence[Path], out: Path, options: ReportOptions | None = None) -> Report:
+    """Write the HTML report of one or more run directories.
+
+    Args:
+        runs: Run directories (``umb eval --out``); their entries are compared side by side.
+        out: Report directory (created): ``index.html`` and ``plots/*.png|svg``.
+        options: Drill-down limits.
+
+    Returns:
+        A :class:`Report`.
+
+    Raises:
+        ConfigError: No run given.
+        DataError: A run directory is broken.
+
+    Example:
+        >>> build_report([Path("run")], Path("report")).index  # doctest: +SKIP
+        PosixPath('report/index.html')
+    """
+    if not runs:
+        raise ConfigError("name at least one run directory")
+    import matplotlib
+
+    matplotlib.use("Agg", force=True)
+    ctx = ReportContext(load_report_data(runs), out, options or ReportOptions())
+    out.mkdir(parents=True, exist_ok=True)
+    sections: list[Section] = []
+    for _, builder in SECTIONS:
+        section = builder(ctx)
+        if section is not None:
+            sections.append(section)
+    html = ctx.render(
+        "report.html.j2",
+        sections=sections,
+        generated=dt.datetime.now(dt.timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
+    )
+    index = out / "index.html"
+    atomic_write_bytes(index, html.encode("utf-8"))
+    return Report(index, tuple(out / f for f in ctx.files), tuple(s.id for s in sections))

@@ -1,0 +1,150 @@
+"""The built-in sections of the report, and the ordered list other parts of umb extend.
+
+To add a section (attribution tables, trace pictures, …) write a builder that takes a
+:class:`~umb.report.ReportContext` and returns a :class:`~umb.report.Section` (or None), then
+register it::
+
+    register_section("attribution", build_attribution, after="invalid_json")
+
+Per-question details for the drill-down come from :data:`QUESTION_DETAILS`: functions that take a
+record and return extra ``(label, html)`` rows, so a later feature can add, say, a record's
+attributed error type under each answer without touching this module.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from markupsafe import Markup
+
+from umb.report import _plots
+from umb.report._context import ReportContext, Section, SectionBuilder
+from umb.report._leaderboard import leaderboard_rows
+
+SECTIONS: list[tuple[str, SectionBuilder]] = []
+"""``(section id, builder)`` in page order."""
+
+QUESTION_DETAILS: list[Callable[[dict[str, Any]], list[tuple[str, Markup]]]] = []
+"""Extra rows shown under each answer in the drill-down: ``record -> [(label, html)]``."""
+
+
+def register_section(
+    section_id: str,
+    builder: SectionBuilder,
+    *,
+    after: str | None = None,
+    before: str | None = None,
+) -> None:
+    """Add a section builder to the page (at the end unless ``after`` or ``before`` is given).
+
+    Raises:
+        ValueError: ``section_id`` is taken, or ``after``/``before`` names no section.
+    """
+    ids = [s for s, _ in SECTIONS]
+    if section_id in ids:
+        raise ValueError(f"report section {section_id!r} is already registered")
+    if after is not None and before is not None:
+        raise ValueError("give after or before, not both")
+    anchor = after if after is not None else before
+    if anchor is None:
+        SECTIONS.append((section_id, builder))
+        return
+    if anchor not in ids:
+        raise ValueError(f"no report section {anchor!r}; known: {', '.join(ids)}")
+    at = ids.index(anchor) + (1 if after is not None else 0)
+    SECTIONS.insert(at, (section_id, builder))
+
+
+def leaderboard(ctx: ReportContext) -> Section:
+    """Systems × models ranked by the task-balanced overall, with both overalls' 95% CIs."""
+    groups = [{**e.group, "run": e.run, "key": e.key} for e in ctx.data.entries]
+    rows = leaderboard_rows(groups)
+    keys = {(g["run"], g["system"], g["model"]): g["key"] for g in groups}
+    for r in rows:
+        r["key"] = keys[(r["run"], r["system"], r["model"])]
+    plot = None
+    if ctx.data.entries:
+        fig = _plots.overall_bars(ctx.data.entries)
+        plot = ctx.figure("overall", fig, "Task-balanced overall score per system and model")
+    html = ctx.render(
+        "leaderboard.html.j2",
+        rows=rows,
+        families=ctx.data.families,
+        plot=plot,
+        several_runs=len(ctx.data.runs) > 1,
+    )
+    return Section("leaderboard", "Leaderboard", html)
+
+
+def families(ctx: ReportContext) -> Section | None:
+    """Per-family means with 95% CIs, as a table and as grouped bars."""
+    if not ctx.data.entries:
+        return None
+    fig = _plots.family_bars(ctx.data.entries, ctx.data.families)
+    plot = ctx.figure("families", fig, "Mean score per question family with 95% CIs")
+    html = ctx.render("families.html.j2", families=ctx.data.families, plot=plot)
+    return Section("families", "Per family", html)
+
+
+def tokens(ctx: ReportContext) -> Section | None:
+    """Each question's score against the context it was given."""
+    if not any(e.records for e in ctx.data.entries):
+        return None
+    fig = _plots.score_vs_tokens(ctx.data.entries)
+    plot = ctx.figure("score_vs_tokens", fig, "Score against context tokens, per question")
+    return Section("tokens", "Score vs context", ctx.render("tokens.html.j2", plot=plot))
+
+
+def invalid_json(ctx: ReportContext) -> Section:
+    """How often each entry's reply was not a usable answer object, and some examples."""
+    rows = []
+    for e in ctx.data.entries:
+        bad = [r for r in e.records if r.get("parse_status") not in (None, "ok")]
+        rows.append(
+            {
+                "entry": e,
+                "invalid": sum(bool(r.get("invalid_json")) for r in e.records),
+                "missing": sum(r.get("parse_status") == "missing_fields" for r in e.records),
+                "errors": sum(bool(r.get("error")) for r in e.records),
+                "examples": bad[:3],
+            }
+        )
+    return Section("invalid_json", "Invalid JSON", ctx.render("invalid.html.j2", rows=rows))
+
+
+def drilldown(ctx: ReportContext) -> Section | None:
+    """Every question with its gold answer and each entry's raw answer, score and context ids."""
+    by_question: dict[str, dict[str, Any]] = {}
+    for e in ctx.data.entries:
+        for r in e.records:
+            item = by_question.setdefault(r["question_id"], {"record": r, "answers": []})
+            extra = [row for detail in QUESTION_DETAILS for row in detail(r)]
+            item["answers"].append({"entry": e, "record": r, "extra": extra})
+    if not by_question:
+        return None
+    ids = sorted(by_question)
+    shown = ids[: ctx.options.max_questions]
+    html = ctx.render(
+        "drilldown.html.j2",
+        questions=[(qid, by_question[qid]) for qid in shown],
+        total=len(ids),
+        raw_chars=ctx.options.raw_chars,
+    )
+    return Section("questions", "Questions", html)
+
+
+def runs(ctx: ReportContext) -> Section:
+    """What each run was: benchmark, models, parameters, versions, usage."""
+    return Section("runs", "Runs", ctx.render("runs.html.j2", runs=ctx.data.runs))
+
+
+for _id, _builder in (
+    ("leaderboard", leaderboard),
+    ("families", families),
+    ("tokens", tokens),
+    ("invalid_json", invalid_json),
+    ("questions", drilldown),
+    ("runs", runs),
+):
+    register_section(_id, _builder)

@@ -16,7 +16,7 @@ from umb.memory import (
 def test_every_builtin_builds_with_its_name() -> None:
     assert set(MEMORY_SYSTEMS) == {
         "full_context", "no_context", "oracle_evidence", "rag_bm25", "rag_dense", "rag_hybrid",
-        "mem0_style", "summary",
+        "mem0_style", "summary", "mem0",
     }  # fmt: skip
     for name in MEMORY_SYSTEMS:
         system = build_memory(name, MemoryConfig())

@@ -13,7 +13,7 @@ import asyncio
 import sys
 import time
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -170,6 +170,8 @@ class _Evaluation:
         from tqdm import tqdm
 
         self.config = config
+        # Systems that keep files (mem0's vector store) keep them inside the run directory.
+        self._memory_config = replace(config.memory, work_dir=config.out / "memory")
         self.log = log
         self.written = 0
         options = ModelOptions(
@@ -247,7 +249,7 @@ class _Evaluation:
             self.log.sync()
 
     async def _job(self, system: str, dialogue: Dialogue, questions: list[Question]) -> None:
-        memory = build_memory(system, self.config.memory, self.extractor)
+        memory = build_memory(system, self._memory_config, self.extractor)
         memory.start(dialogue)
         sessions = sorted(dialogue.sessions, key=lambda s: s.started_at)
         order = sorted(range(len(questions)), key=lambda i: (questions[i].asked_at, i))

@@ -12,6 +12,7 @@ from abc import ABC, abstractmethod
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any, Literal
 
 from umb._errors import ConfigError
@@ -57,6 +58,8 @@ class MemoryConfig:
     """RAG unit: ``turn``, ``round`` (a user turn and the reply) or ``session``."""
     max_input_tokens: int = 120_000
     """``full_context`` drops the oldest sessions until its history fits in this many tokens."""
+    work_dir: Path | None = None
+    """Where a system may keep files (vector stores, databases): the run's ``memory/`` folder."""
 
     def __post_init__(self) -> None:
         if self.granularity not in GRANULARITIES:

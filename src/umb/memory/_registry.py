@@ -19,6 +19,7 @@ MEMORY_SYSTEMS: dict[str, str] = {
     "rag_dense": "umb.memory._rag_dense:RagDense",
     "rag_hybrid": "umb.memory._rag_hybrid:RagHybrid",
     "mem0_style": "umb.memory._mem0_style:Mem0Style",
+    "mem0": "umb.memory._mem0_lib:Mem0Library",
     "summary": "umb.memory._summary:SummaryMemory",
 }
 

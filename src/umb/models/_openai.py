@@ -1,0 +1,229 @@
+"""``openai/<model>``: any OpenAI-compatible chat endpoint through the official SDK.
+
+The SDK's own retries are off; this module retries HTTP 429, 5xx, connection errors and
+timeouts with jittered exponential backoff, honouring Retry-After. A request that still fails
+comes back as a result with ``error`` set; :meth:`OpenAIModel.generate` never raises for an
+endpoint failure.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import os
+import time
+from collections.abc import Sequence
+from typing import Any
+
+import openai
+
+from umb._errors import ConfigError
+from umb._tokens import estimate_tokens
+from umb.models._api import GenerateRequest, GenerateResult
+from umb.models._options import ModelOptions
+from umb.models._retry import backoff_delay, is_retryable_status, parse_retry_after
+
+log = logging.getLogger("umb.models")
+
+OPENAI_DEFAULT_BASE_URL = "https://api.openai.com/v1"
+
+# Sent when a custom endpoint needs no key: the SDK insists on one, and local servers ignore it.
+_NO_KEY = "no-key"
+
+
+class _Retryable(Exception):
+    """One failed attempt that may succeed if repeated."""
+
+    def __init__(self, reason: str, retry_after_s: float | None = None) -> None:
+        super().__init__(reason)
+        self.reason = reason
+        self.retry_after_s = retry_after_s
+
+
+class _Fatal(Exception):
+    """A failure that repeating the request will not fix."""
+
+
+class _BadRequest(_Fatal):
+    """HTTP 400: the endpoint refused the request as sent."""
+
+
+class OpenAIModel:
+    """A chat model behind an OpenAI-compatible HTTP endpoint.
+
+    Args:
+        model: Model name as the endpoint knows it, e.g. ``gpt-4o-mini``.
+        options: Endpoint, key variable, limits and retry policy.
+
+    Raises:
+        ConfigError: The model name is empty, or the official endpoint is used without a key.
+    """
+
+    provider = "openai"
+
+    def __init__(self, model: str, options: ModelOptions) -> None:
+        if not model:
+            raise ConfigError("openai/<model> needs a model name, e.g. openai/gpt-4o-mini")
+        self.model = model
+        self.spec = f"openai/{model}"
+        self.options = options
+        self.base_url = (options.base_url or OPENAI_DEFAULT_BASE_URL).rstrip("/")
+        if not os.environ.get(options.api_key_env) and options.base_url is None:
+            raise ConfigError(
+                f"{self.spec} uses the OpenAI endpoint but ${options.api_key_env} is not set; "
+                "set it, or point --base-url / $OPENAI_BASE_URL at a local server"
+            )
+        self._json_mode_ok = True
+        # The HTTP client and the semaphore belong to one event loop; a caller that runs
+        # several loops in turn (asyncio.run per batch) gets fresh ones for each.
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._client: openai.AsyncOpenAI | None = None
+        self._slots: asyncio.Semaphore | None = None
+
+    def _bind(self) -> tuple[openai.AsyncOpenAI, asyncio.Semaphore]:
+        loop = asyncio.get_running_loop()
+        if self._client is None or self._slots is None or self._loop is not loop:
+            self._loop = loop
+            self._client = openai.AsyncOpenAI(
+                # Read at call time and never kept anywhere but the client's memory.
+                api_key=os.environ.get(self.options.api_key_env) or _NO_KEY,
+                base_url=self.base_url,
+                timeout=self.options.timeout_s,
+                max_retries=0,
+            )
+            self._slots = asyncio.Semaphore(self.options.concurrency)
+        return self._client, self._slots
+
+    async def generate(self, requests: Sequence[GenerateRequest]) -> list[GenerateResult]:
+        """Answer every request concurrently (at most ``options.concurrency`` in flight)."""
+        return list(await asyncio.gather(*(self._generate_one(r) for r in requests)))
+
+    async def aclose(self) -> None:
+        """Close the HTTP client of the current event loop."""
+        if self._client is not None and self._loop is asyncio.get_running_loop():
+            await self._client.close()
+        self._client = None
+        self._slots = None
+        self._loop = None
+
+    async def _generate_one(self, request: GenerateRequest) -> GenerateResult:
+        client, slots = self._bind()
+        # The clock starts when the first attempt gets a slot: time queued behind the
+        # concurrency limit is the caller's batching, not the endpoint's latency.
+        started = 0.0
+        attempts = self.options.max_retries + 1
+        last_reason = ""
+        for attempt in range(attempts):
+            try:
+                async with slots:
+                    if attempt == 0:
+                        started = time.perf_counter()
+                    return await self._attempt(client, request, started)
+            except _Retryable as failure:
+                last_reason = failure.reason
+                if attempt + 1 == attempts:
+                    break
+                delay = backoff_delay(
+                    attempt,
+                    base_s=self.options.backoff_base_s,
+                    max_s=self.options.backoff_max_s,
+                    retry_after_s=failure.retry_after_s,
+                )
+                log.debug("%s: %s; retry %d in %.2f s", self.spec, failure.reason, attempt, delay)
+                # The slot is released while waiting, so other requests keep the endpoint busy.
+                await asyncio.sleep(delay)
+            except _Fatal as failure:
+                return self._failed(str(failure), started)
+        return self._failed(f"{last_reason} (gave up after {attempts} attempts)", started)
+
+    def _failed(self, reason: str, started: float) -> GenerateResult:
+        log.info("%s: request failed: %s", self.spec, reason)
+        return GenerateResult(text="", latency_s=time.perf_counter() - started, error=reason)
+
+    async def _attempt(
+        self, client: openai.AsyncOpenAI, request: GenerateRequest, started: float
+    ) -> GenerateResult:
+        use_json = request.json_mode and self._json_mode_ok
+        try:
+            response = await self._call(client, request, use_json)
+        except _BadRequest:
+            if not use_json:
+                raise
+            # Some servers (older llama.cpp, a few proxies) reject response_format; the prompt
+            # still asks for JSON, so drop the parameter and remember that for later calls.
+            response = await self._call(client, request, False)
+            if self._json_mode_ok:
+                log.info("%s: endpoint rejects response_format; sending without it", self.spec)
+            self._json_mode_ok = False
+        return _to_result(response, request, time.perf_counter() - started)
+
+    async def _call(
+        self, client: openai.AsyncOpenAI, request: GenerateRequest, use_json: bool
+    ) -> bytes:
+        body: dict[str, Any] = {
+            "model": self.model,
+            "messages": [{"role": m.role, "content": m.content} for m in request.messages],
+            "max_tokens": request.max_tokens,
+            "temperature": request.temperature,
+        }
+        if use_json:
+            body["response_format"] = {"type": "json_object"}
+        timeout = self.options.timeout_s
+        try:
+            # The SDK's generic post keeps its auth, URLs, timeouts and error types but skips
+            # validating the messages against its TypedDicts, which costs more CPU than the rest
+            # of the request together (it showed as lost throughput at high concurrency).
+            # wait_for is the hard deadline: the SDK's timeout bounds each socket read, not the
+            # whole response, so a server trickling bytes could otherwise hold a slot forever.
+            return await asyncio.wait_for(
+                client.post(
+                    "/chat/completions", cast_to=bytes, body=body, options={"timeout": timeout}
+                ),
+                timeout=timeout,
+            )
+        except asyncio.TimeoutError as e:
+            raise _Retryable(f"timed out after {timeout:g} s") from e
+        except openai.APITimeoutError as e:
+            raise _Retryable(f"timed out after {timeout:g} s") from e
+        except openai.APIConnectionError as e:
+            raise _Retryable(f"connection error: {e}") from e
+        except openai.BadRequestError as e:
+            raise _BadRequest(f"HTTP 400: {_short(e.message)}") from e
+        except openai.APIStatusError as e:
+            reason = f"HTTP {e.status_code}: {_short(e.message)}"
+            if is_retryable_status(e.status_code):
+                raise _Retryable(reason, parse_retry_after(e.response.headers)) from e
+            raise _Fatal(reason) from e
+        except openai.OpenAIError as e:
+            raise _Fatal(f"{type(e).__name__}: {_short(str(e))}") from e
+
+
+def _short(text: str, limit: int = 300) -> str:
+    text = " ".join(text.split())
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def _to_result(body: bytes, request: GenerateRequest, latency_s: float) -> GenerateResult:
+    try:
+        # Bytes straight to json: the SDK's text decoding sniffs the charset, which is slow.
+        parsed = json.loads(body)
+        content = parsed["choices"][0]["message"]["content"]
+    except (ValueError, KeyError, IndexError, TypeError) as e:
+        shown = _short(body.decode("utf-8", "replace"), 200)
+        raise _Fatal(f"malformed response from endpoint: {shown!r}") from e
+    text = content if isinstance(content, str) else ""
+    usage = parsed.get("usage")
+    usage = usage if isinstance(usage, dict) else {}
+    prompt_tokens = usage.get("prompt_tokens")
+    completion_tokens = usage.get("completion_tokens")
+    if not isinstance(prompt_tokens, int):
+        prompt_tokens = sum(estimate_tokens(m.content) for m in request.messages)
+    if not isinstance(completion_tokens, int):
+        completion_tokens = estimate_tokens(text)
+    return GenerateResult(
+        text=text,
+        input_tokens=prompt_tokens,
+        output_tokens=completion_tokens,
+        latency_s=latency_s,
+    )

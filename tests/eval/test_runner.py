@@ -110,6 +110,9 @@ RECORD_FIELDS = {
     "prompt_sha256", "raw_output", "answer", "parse_status", "invalid_json",
     "missing_fields", "score", "scorer", "score_details", "input_tokens", "output_tokens",
     "cached", "latency_s", "error",
+    "source", "native_id", "native_category", "native_category_name", "ranked_ids", "retrieval",
+    "score_by", "scorer_name", "scorer_version", "judge_model", "judge_prompt_hash",
+    "answer_profile", "prediction",
 }  # fmt: skip
 
 

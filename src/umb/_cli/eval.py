@@ -28,7 +28,16 @@ from umb.memory import MemoryConfig
     show_default=True,
     help="Answerer: offline, oracle, openai/<model> or hf/<path>.",
 )
-@click.option("--judge", help="Judge model for free-text fields (default: rules only).")
+@click.option(
+    "--judge",
+    help="Judge model: umb's free-text judge, or longmemeval_judge's (default: rules only).",
+)
+@click.option(
+    "--scorer",
+    default="umb",
+    show_default=True,
+    help="umb (family rules) or a peer scorer: locomo_f1, mem0_f1, mem0_bleu1, longmemeval_judge.",
+)
 @click.option(
     "--extractor",
     default="offline",
@@ -116,6 +125,7 @@ def eval_command(
     systems: str,
     model: str,
     judge: str | None,
+    scorer: str,
     extractor: str,
     out: Path,
     limit: int | None,
@@ -137,7 +147,7 @@ def eval_command(
     """Evaluate memory systems with a model on a benchmark; resumable, one record per question."""
     from umb.eval._runconfig import RunConfig, parse_granularity, parse_systems
     from umb.eval._runner import run_eval
-    from umb.report import format_leaderboard
+    from umb.report import format_leaderboard, format_native
 
     config = RunConfig(
         bench=bench,
@@ -145,6 +155,7 @@ def eval_command(
         systems=parse_systems(systems),
         model=model,
         judge=judge,
+        scorer=scorer,
         extractor=extractor,
         limit=limit,
         concurrency=concurrency,
@@ -165,6 +176,9 @@ def eval_command(
     )
     outcome = run_eval(config, progress=progress)
     click.echo(format_leaderboard(outcome.results))
+    native = format_native(outcome.results)
+    if native:
+        click.echo(f"\nscored by {scorer}\n{native}")
     done = "" if outcome.results.get("complete") else " (incomplete)"
     click.echo(
         f"\n{outcome.written} records written, {outcome.skipped} already there{done}; "

@@ -8,8 +8,10 @@ from umb.eval._judge import (
     Judge,
     JudgeOutcome,
 )
+from umb.eval._native import native_breakdown
 from umb.eval._normalise import match_value, normalise_tokens
 from umb.eval._parsing import SOFT_DEFAULTS, ParseResult, Policy, parse_answer
+from umb.eval._peer import NATIVE_SCORER, answer_scorer_names
 from umb.eval._prompts import (
     FAMILY_INSTRUCTIONS,
     PROMPT_VERSION,
@@ -32,6 +34,7 @@ __all__ = [
     "JUDGED_FIELDS",
     "JUDGE_PROMPT_SHA256",
     "JUDGE_PROMPT_VERSION",
+    "NATIVE_SCORER",
     "PROMPT_VERSION",
     "RECORD_KEYS",
     "SCORERS",
@@ -47,12 +50,14 @@ __all__ = [
     "RunOutcome",
     "Score",
     "aggregate",
+    "answer_scorer_names",
     "arun_eval",
     "build_messages",
     "build_request",
     "family_instruction_text",
     "get_scorer",
     "match_value",
+    "native_breakdown",
     "normalise_tokens",
     "parse_answer",
     "prompt_sha256",

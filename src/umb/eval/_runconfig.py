@@ -21,6 +21,7 @@ from umb.bench import Benchmark
 from umb.eval._aggregate import AGGREGATE_VERSION
 from umb.eval._judge import JUDGE_PROMPT_VERSION
 from umb.eval._parsing import Policy
+from umb.eval._peer import NATIVE_SCORER, check_scorer, scorer_header
 from umb.eval._prompts import PROMPT_VERSION
 from umb.eval._score import SCORERS
 from umb.memory import Granularity, MemoryConfig, memory_system_names
@@ -49,7 +50,9 @@ class RunConfig:
     model: str = "offline"
     """Answerer spec."""
     judge: str | None = None
-    """Judge spec for the free-text fields; None scores by rules alone."""
+    """Judge spec: umb's free-text judge, or the judge of a judge scorer; None = rules alone."""
+    scorer: str = NATIVE_SCORER
+    """``umb`` (the family rules) or a peer answer scorer such as ``locomo_f1``."""
     extractor: str = "offline"
     """The memory systems' own model (``mem0_style``, ``summary``); ``offline`` = rule-based."""
     limit: int | None = None
@@ -100,6 +103,7 @@ class RunConfig:
             raise ConfigError(f"unknown parse policy {self.policy!r}")
         if self.judge_votes < 1:
             raise ConfigError(f"judge votes must be at least 1, not {self.judge_votes}")
+        check_scorer(self.scorer, self.judge)
 
     @property
     def resolved_cache_path(self) -> Path | None:
@@ -159,6 +163,7 @@ def build_header(config: RunConfig, bench: Benchmark, systems: list[str]) -> dic
         spec is not None and spec.startswith("openai/")
         for spec in (config.model, config.judge, config.extractor)
     )
+    native_judge = bool(config.judge) and config.scorer == NATIVE_SCORER
     return {
         "format": RUN_FORMAT,
         "format_version": RUN_FORMAT_VERSION,
@@ -184,10 +189,11 @@ def build_header(config: RunConfig, bench: Benchmark, systems: list[str]) -> dic
             "policy": config.policy,
             "max_tokens": config.max_tokens,
             "temperature": 0.0,
-            "judge_votes": config.judge_votes if config.judge else None,
+            "judge_votes": config.judge_votes if native_judge else None,
             "prompt_version": PROMPT_VERSION,
-            "judge_prompt_version": JUDGE_PROMPT_VERSION if config.judge else None,
+            "judge_prompt_version": JUDGE_PROMPT_VERSION if native_judge else None,
         },
+        "scorer": scorer_header(config.scorer),
         "scorers": {fam: f"{s.name}@{s.version}" for fam, s in sorted(SCORERS.items())},
         "aggregate_version": AGGREGATE_VERSION,
         "seed": config.seed,
@@ -202,6 +208,8 @@ def _identity(header: dict[str, Any]) -> dict[str, Any]:
         "models": header.get("models"),
         "parameters": header.get("parameters"),
         "scorers": header.get("scorers"),
+        # Runs made before --scorer existed were scored by umb's rules.
+        "scorer": header.get("scorer") or {"name": NATIVE_SCORER},
         "seed": header.get("seed"),
     }
 

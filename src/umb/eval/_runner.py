@@ -21,6 +21,7 @@ from umb._errors import DataError
 from umb._jsonio import atomic_write_bytes, dumps_pretty, read_json
 from umb.bench import Benchmark, Dialogue, Question
 from umb.eval._judge import Judge
+from umb.eval._peer import NATIVE_SCORER, PeerScoring
 from umb.eval._runconfig import RunConfig, build_header, check_header
 from umb.eval._runlog import HEADER, INVOCATIONS, RECORDS, RecordLog, append_line, run_lock
 from umb.eval._runrecord import answer_question
@@ -185,8 +186,11 @@ class _Evaluation:
         self.models: list[LoadedModel] = []
         self.answerer = self._load(config.model, "answerer", options, meter)
         self.judge = None
-        if config.judge:
-            judge_model = self._load(config.judge, "judge", options, meter)
+        self.peer: PeerScoring | None = None
+        judge_model = self._load(config.judge, "judge", options, meter) if config.judge else None
+        if config.scorer != NATIVE_SCORER:
+            self.peer = PeerScoring(config.scorer, judge_model)
+        elif judge_model is not None:
             self.judge = Judge(judge_model, votes=config.judge_votes)
         self.extractor = self._load(config.extractor, "extractor", options, meter)
         self.include_gold = self.answerer.spec == "oracle"
@@ -286,6 +290,8 @@ class _Evaluation:
                 max_tokens=self.config.max_tokens,
                 policy=self.config.policy,
                 judge=self.judge,
+                peer=self.peer,
+                top_k=self.config.memory.top_k,
             )
             self.log.append(record)
             self.written += 1

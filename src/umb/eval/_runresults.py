@@ -11,6 +11,8 @@ import orjson
 from umb._errors import DataError
 from umb._jsonio import atomic_write_bytes, dumps_pretty, read_json
 from umb.eval._aggregate import aggregate
+from umb.eval._native import enrich_groups
+from umb.eval._peer import NATIVE_SCORER
 from umb.eval._runlog import INVOCATIONS, RESULTS, RecordKey, record_key
 
 RESULTS_FORMAT: Final = "umb-results"
@@ -59,6 +61,18 @@ def total_usage(run_dir: Path) -> dict[str, dict[str, int]]:
     return dict(sorted(totals.items()))
 
 
+def aggregate_run(
+    records: Sequence[dict[str, Any]], header: dict[str, Any], *, seed: int = 0
+) -> dict[str, Any]:
+    """:func:`~umb.eval.aggregate` of a run's records, each group with its ``native``,
+    ``retrieval`` and ``peer`` blocks (:func:`umb.eval._native.enrich_groups`), and the scorer.
+    """
+    scorer = header.get("scorer") or {"name": NATIVE_SCORER}
+    out = {"scorer": scorer, **aggregate(records, seed=seed)}
+    enrich_groups(out["groups"], records, scorer, seed=seed)
+    return out
+
+
 def write_results(
     run_dir: Path,
     header: dict[str, Any],
@@ -91,7 +105,7 @@ def write_results(
         "records": len(ordered),
         "complete": selection <= have,
         "missing": len(selection - have),
-        **aggregate(ordered, seed=seed),
+        **aggregate_run(ordered, header, seed=seed),
         "usage": total_usage(run_dir),
     }
     atomic_write_bytes(run_dir / RESULTS, dumps_pretty(results))

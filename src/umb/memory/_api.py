@@ -33,7 +33,8 @@ class RetrievedContext:
 
     ``meta`` always holds ``write_latency_s`` (total ingest time so far) and
     ``retrieve_latency_s`` (this call). ``full_context`` adds ``dropped_sessions`` (a count) and
-    ``dropped_session_ids`` when the history was cut to fit ``max_input_tokens``.
+    ``dropped_session_ids`` when the history was cut to fit ``max_input_tokens``; the RAG
+    systems add ``ranking``, their units best first as ``(unit id, turn ids)`` pairs.
     """
 
     text: str

@@ -89,6 +89,9 @@ class RagMemory(MemorySystem):
     def rank(self, query: str, allowed: npt.NDArray[np.bool_]) -> list[int]:
         """Chunk positions for ``query``, best first, only where ``allowed``."""
 
+    def _turn_ids(self, chunk: Chunk) -> tuple[str, ...]:
+        return tuple(self.log.turn(chunk.session_position, t).id for t in chunk.turn_positions)
+
     async def retrieve(self, question: Question) -> RetrievedContext:
         """Rank, keep ``top_k``, restore time order and render with session headers."""
         started = time.perf_counter()
@@ -109,4 +112,6 @@ class RagMemory(MemorySystem):
             source_turn_ids=tuple(t.id for _, s in excerpt for t in s.turns),
             granularity=self.config.granularity,
             chunks=len(self.chunks),
+            # Best first, for retrieval@k; the rendered context above is in time order.
+            ranking=tuple((self.chunks[i].id, self._turn_ids(self.chunks[i])) for i in best),
         )

@@ -8,6 +8,7 @@ from umb.report._build import Report, build_report
 from umb.report._context import ReportContext, ReportOptions, Section, SectionBuilder
 from umb.report._leaderboard import fmt_score, format_leaderboard, leaderboard_rows
 from umb.report._load import Entry, ReportData, RunData, load_report_data, load_run
+from umb.report._native import format_native
 from umb.report._sections import QUESTION_DETAILS, SECTIONS, register_section
 
 __all__ = [
@@ -23,6 +24,7 @@ __all__ = [
     "SectionBuilder",
     "build_report",
     "fmt_score",
+    "format_native",
     "format_leaderboard",
     "leaderboard_rows",
     "load_report_data",

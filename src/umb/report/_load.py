@@ -9,9 +9,8 @@ from typing import Any
 
 from umb._errors import DataError
 from umb._jsonio import read_json
-from umb.eval._aggregate import aggregate
 from umb.eval._runlog import HEADER, RECORDS, RESULTS, read_records
-from umb.eval._runresults import load_results, sort_records
+from umb.eval._runresults import aggregate_run, load_results, sort_records
 
 
 @dataclass
@@ -77,7 +76,7 @@ def load_run(path: Path, label: str | None = None) -> RunData:
     if (path / RESULTS).exists():
         results = load_results(path)
     else:
-        results = {"records": len(records), "complete": False, **aggregate(records)}
+        results = {"records": len(records), "complete": False, **aggregate_run(records, header)}
     return RunData(path, label or path.name, header, results, records)
 
 

@@ -21,6 +21,7 @@ from markupsafe import Markup
 from umb.report import _plots
 from umb.report._context import ReportContext, Section, SectionBuilder
 from umb.report._leaderboard import leaderboard_rows
+from umb.report._native import native_categories, retrieval_metrics
 
 SECTIONS: list[tuple[str, SectionBuilder]] = []
 """``(section id, builder)`` in page order."""
@@ -142,6 +143,8 @@ def runs(ctx: ReportContext) -> Section:
 for _id, _builder in (
     ("leaderboard", leaderboard),
     ("families", families),
+    ("native", native_categories),
+    ("retrieval", retrieval_metrics),
     ("tokens", tokens),
     ("invalid_json", invalid_json),
     ("questions", drilldown),

@@ -5,9 +5,11 @@ from __future__ import annotations
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 import click
 
+from umb._cli._render_options import llm_render_options
 from umb.bench._generate import PRESETS, resolve_config
 from umb.bench._generate import generate as generate_benchmark
 from umb.bench._merge import merge_shards
@@ -29,6 +31,14 @@ from umb.bench._merge import merge_shards
 @click.option("--end", help="Last day of the timeline (YYYY-MM-DD).")
 @click.option("--shard", help="Generate only shard i of k (e.g. 0/2); merge with `umb merge`.")
 @click.option("--quiet", is_flag=True, help="No progress output.")
+@click.option(
+    "--renderer",
+    type=click.Choice(["template", "llm"]),
+    default="template",
+    show_default=True,
+    help="template: fast and exact; llm: written by --renderer-model, audited and repaired.",
+)
+@llm_render_options
 def generate(
     preset: str,
     out: Path,
@@ -39,11 +49,17 @@ def generate(
     end: str | None,
     shard: str | None,
     quiet: bool,
+    renderer: str,
+    **llm: Any,
 ) -> None:
     """Generate a benchmark (world, questions, dialogues) from a seed."""
     config = resolve_config(
         preset, characters=characters, seed=seed, target_tokens=target_tokens, start=start, end=end
     )
+    if renderer == "llm" or llm["dry_run"]:
+        from umb._cli.render import generate_with_llm
+
+        return generate_with_llm(config, out, shard, quiet, renderer, llm)
     t0 = time.perf_counter()
 
     def progress(done: int, total: int) -> None:

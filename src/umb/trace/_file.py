@@ -1,0 +1,169 @@
+"""The trace file: append-only JSONL, written in batches, read back tolerating a torn tail."""
+
+from __future__ import annotations
+
+import os
+import threading
+from collections import deque
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import orjson
+
+from umb._errors import DataError
+
+FORMAT_NAME = "umb-trace"
+FORMAT_VERSION = 1
+
+DUMP_OPTS = orjson.OPT_APPEND_NEWLINE | orjson.OPT_SERIALIZE_NUMPY
+"""orjson options of a trace line (used with ``default=json_fallback``).
+
+Non-string dict keys are not among them: that option makes every dict slower to serialise, so a
+record that needs it goes through :func:`dump_record`'s slow path instead.
+"""
+
+
+def json_fallback(obj: Any) -> Any:
+    """orjson ``default``: anything not JSON is recorded as its ``repr``."""
+    # A free attribute that is not JSON must not cost the batch it sits in.
+    return _clean(repr(obj))
+
+
+def dump_record(record: dict[str, Any]) -> bytes:
+    """Serialise one record as a JSON line, whatever free attributes it carries."""
+    try:
+        return orjson.dumps(record, default=json_fallback, option=DUMP_OPTS)
+    except orjson.JSONEncodeError:
+        return orjson.dumps(_clean(record), default=json_fallback, option=DUMP_OPTS)
+
+
+def _clean(obj: Any) -> Any:
+    # The slow path: keys that are not strings, and text with lone surrogates (not UTF-8).
+    if isinstance(obj, str):
+        return obj.encode("utf-8", "surrogatepass").decode("utf-8", "replace")
+    if isinstance(obj, dict):
+        return {_clean(k if isinstance(k, str) else repr(k)): _clean(v) for k, v in obj.items()}
+    if isinstance(obj, (list, tuple)):
+        return [_clean(v) for v in obj]
+    return obj
+
+
+class TraceFileWriter:
+    """Queues records and appends them to the file in one write per batch.
+
+    Appending is safe from many threads without a lock (``deque.append`` is atomic), and a record
+    queued while a batch is being written simply waits for the next batch. A crash loses at most
+    the queued records; a kill during a write leaves at most one torn last line, which the reader
+    skips and :meth:`cut_torn_tail` removes before a resumed run appends.
+    """
+
+    def __init__(self, path: Path, *, flush_every: int = 512, fsync: bool = False) -> None:
+        if flush_every < 1:
+            raise ValueError("flush_every must be at least 1")
+        self.path = path
+        self.flush_every = flush_every
+        self.fsync = fsync
+        self.records_written = 0
+        self.queue: deque[bytes] = deque()
+        """Serialised records waiting for the next batch (a hot path may append here directly)."""
+        self._lock = threading.Lock()
+        path.parent.mkdir(parents=True, exist_ok=True)
+        self._fd: int | None = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o644)
+
+    def cut_torn_tail(self, valid_bytes: int) -> None:
+        """Cut the file to ``valid_bytes`` (dropping a torn last line) before appending to it."""
+        if self._fd is not None and os.fstat(self._fd).st_size > valid_bytes:
+            os.ftruncate(self._fd, valid_bytes)
+
+    def append(self, record: dict[str, Any]) -> None:
+        """Queue one record; writes the batch once ``flush_every`` records are queued.
+
+        The record is serialised now: what is recorded cannot change afterwards, and a queue of
+        bytes costs the garbage collector nothing.
+        """
+        self.queue.append(dump_record(record))
+        if len(self.queue) >= self.flush_every:
+            self.flush()
+
+    def flush(self) -> None:
+        """Write every queued record now."""
+        with self._lock:
+            if self._fd is None or not self.queue:
+                return
+            buf = self.queue
+            n = len(buf)
+            data = b"".join([buf.popleft() for _ in range(n)])
+            view = memoryview(data)
+            while view:
+                view = view[os.write(self._fd, view) :]
+            if self.fsync:
+                os.fsync(self._fd)
+            self.records_written += n
+
+    @property
+    def pending(self) -> int:
+        """Records queued but not yet written."""
+        return len(self.queue)
+
+    def close(self) -> None:
+        """Flush and close; later calls do nothing."""
+        if self._fd is None:
+            return
+        try:
+            self.flush()
+        finally:
+            with self._lock:
+                if self._fd is not None:
+                    os.close(self._fd)
+                    self._fd = None
+
+
+@dataclass
+class RawTrace:
+    """Every parseable record of a trace file, in file order."""
+
+    path: Path
+    records: list[tuple[int, dict[str, Any]]] = field(default_factory=list)
+    """``(line number, record)`` pairs."""
+    valid_bytes: int = 0
+    """Offset just past the last complete, parseable line."""
+    torn_tail: bool = False
+    """Whether the last line was incomplete or unparseable (and was skipped)."""
+
+
+def scan_trace(path: Path) -> RawTrace:
+    """Parse a trace file; only its last line may be damaged (it is then skipped).
+
+    Raises:
+        DataError: The file is missing, or a line other than the last is not a JSON object.
+    """
+    if not path.exists():
+        raise DataError(str(path), None, "missing trace file")
+    data = path.read_bytes()
+    raw = RawTrace(path)
+    pos = 0
+    lineno = 0
+    size = len(data)
+    while pos < size:
+        end = data.find(b"\n", pos)
+        lineno += 1
+        if end == -1:
+            # No newline: the writer died inside this line's write; whatever parses is not trusted.
+            raw.torn_tail = bool(data[pos:].strip())
+            break
+        line = data[pos:end]
+        pos = end + 1
+        if line.strip():
+            try:
+                rec = orjson.loads(line)
+                if not isinstance(rec, dict) or "t" not in rec:
+                    raise ValueError("not a trace record")
+            except (orjson.JSONDecodeError, ValueError) as e:
+                if pos >= size:
+                    raw.torn_tail = True
+                    break
+                raise DataError(str(path), lineno, f"bad trace record ({e})") from None
+            raw.records.append((lineno, rec))
+        raw.valid_bytes = pos
+    return raw

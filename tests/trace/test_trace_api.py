@@ -1,0 +1,82 @@
+"""The public surface of umb.trace, pinned: changing it must be deliberate."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import umb.trace
+
+EXPECTED = {
+    "ERROR_TYPE_TO_MEMTRACE",
+    "FORMAT_NAME",
+    "FORMAT_VERSION",
+    "NULL_TRACER",
+    "BaseTracer",
+    "NullTracer",
+    "OpHandle",
+    "Operation",
+    "ScopeInfo",
+    "StoredValue",
+    "Subgraph",
+    "Trace",
+    "TraceConfig",
+    "Tracer",
+    "VarVersion",
+    "answer_var",
+    "bind_context",
+    "context_var",
+    "current_op",
+    "current_tracer",
+    "encode_value",
+    "export_memtrace",
+    "import_memtrace",
+    "judgement_var",
+    "key_of",
+    "memory_var",
+    "open_tracer",
+    "operation",
+    "query_var",
+    "read_trace",
+    "render_subgraph",
+    "role_of",
+    "run_in_thread",
+    "session_var",
+    "traced",
+    "turn_var",
+    "use_tracer",
+    "var",
+}
+
+
+def test_exported_members() -> None:
+    assert set(umb.trace.__all__) == EXPECTED
+    for name in umb.trace.__all__:
+        assert name.isupper() or getattr(umb.trace, name).__module__.startswith("umb.trace")
+
+
+def test_public_callables_have_docstrings() -> None:
+    for name in umb.trace.__all__:
+        obj = getattr(umb.trace, name)
+        if callable(obj):
+            assert obj.__doc__, name
+
+
+def test_import_is_light() -> None:
+    code = (
+        "import sys, umb.trace; "
+        "print(sorted(m for m in ('graphviz', 'pydantic', 'numpy') if m in sys.modules))"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert out.stdout.strip() == "[]", out.stderr
+
+
+def test_identities() -> None:
+    from umb.trace import key_of, memory_var, role_of, turn_var, var
+
+    assert turn_var("D0001:S003:T0004") == "turn:D0001:S003:T0004"
+    assert memory_var("m17", "D0001") == "memory:D0001:m17"
+    assert memory_var("m17") == "memory:m17"
+    assert (role_of("turn:D1:S1:T1"), key_of("turn:D1:S1:T1")) == ("turn", "D1:S1:T1")
+    assert (role_of("plain"), key_of("plain")) == ("", "plain")
+    assert var("prompt", "qa") == "prompt:qa"

@@ -9,14 +9,57 @@ import click
 
 from umb._errors import UmbError
 
-# verb -> "module:attribute"; each verb lives in its own module under umb._cli.
-COMMANDS: dict[str, str] = {
-    "generate": "umb._cli.generate:generate",
-    "merge": "umb._cli.generate:merge",
-    "validate": "umb._cli.validate:validate",
-    "stats": "umb._cli.validate:stats",
-    "import": "umb._cli.interop:import_group",
-    "export": "umb._cli.interop:export",
+# verb -> ("module:attribute", one-line summary); each verb lives in its own module under
+# umb._cli and is imported only when it runs. Add a verb with one entry here.
+COMMANDS: dict[str, tuple[str, str]] = {
+    "generate": (
+        "umb._cli.generate:generate",
+        "Generate a benchmark (world, questions, dialogues) from a seed.",
+    ),
+    "merge": (
+        "umb._cli.generate:merge",
+        "Merge benchmark shards into one directory.",
+    ),
+    "render": (
+        "umb._cli.render:render",
+        "Re-render a benchmark's world as LLM-written, audited dialogues.",
+    ),
+    "validate": (
+        "umb._cli.validate:validate",
+        "Re-check a benchmark directory; exit 2 on the first broken record.",
+    ),
+    "stats": (
+        "umb._cli.validate:stats",
+        "Print counts per family, tokens and sessions per dialogue.",
+    ),
+    "import": (
+        "umb._cli.interop:import_group",
+        "Import a peer benchmark file (LoCoMo, LongMemEval, UMB release).",
+    ),
+    "export": (
+        "umb._cli.interop:export",
+        "Export a benchmark directory to a peer benchmark format.",
+    ),
+    "eval": (
+        "umb._cli.eval:eval_command",
+        "Evaluate memory systems with a model on a benchmark (resumable).",
+    ),
+    "run": (
+        "umb._cli.run:run",
+        "Quick start: demo benchmark, six systems, offline model, report.",
+    ),
+    "report": (
+        "umb._cli.report:report",
+        "Write a self-contained HTML report of one or more runs.",
+    ),
+    "statetrack": (
+        "umb._cli.statetrack:statetrack",
+        "State tracking: build the L01–L34 fact ladder, evaluate a model, export it.",
+    ),
+    "parametric": (
+        "umb._cli.parametric:parametric",
+        "Parametric memory: stagewise training and retention.",
+    ),
 }
 
 
@@ -27,10 +70,10 @@ class LazyGroup(click.Group):
         return sorted(COMMANDS)
 
     def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
-        target = COMMANDS.get(cmd_name)
-        if target is None:
+        entry = COMMANDS.get(cmd_name)
+        if entry is None:
             return None
-        module, attr = target.split(":")
+        module, attr = entry[0].split(":")
         command = getattr(importlib.import_module(module), attr)
         assert isinstance(command, click.Command)
         return command
@@ -41,18 +84,8 @@ class LazyGroup(click.Group):
             formatter.write_dl(rows)
 
 
-_SUMMARIES: dict[str, str] = {
-    "generate": "Generate a benchmark (world, questions, dialogues) from a seed.",
-    "merge": "Merge benchmark shards into one directory.",
-    "validate": "Re-check a benchmark directory; exit 2 on the first broken record.",
-    "stats": "Print counts per family, tokens and sessions per dialogue.",
-    "import": "Import a peer benchmark file (LoCoMo, LongMemEval, UMB release).",
-    "export": "Export a benchmark directory to a peer benchmark format.",
-}
-
-
 def _summary(name: str) -> str:
-    return _SUMMARIES.get(name, "")
+    return COMMANDS[name][1]
 
 
 @click.group(cls=LazyGroup, context_settings={"help_option_names": ["-h", "--help"]})

@@ -70,7 +70,9 @@ def test_generation_is_scored_with_the_family_scorers(ci_run: dict[str, Any]) ->
 def test_eval_resumes_after_a_kill(ci_run: dict[str, Any], tmp_path: Path) -> None:
     run = tmp_path / "run"
     shutil.copytree(ci_run["out"] / "run", run)
-    shutil.copytree(ci_run["out"] / "project", tmp_path / "project")  # run.json points at ../project
+    shutil.copytree(
+        ci_run["out"] / "project", tmp_path / "project"
+    )  # run.json points at ../project
     path = run / "eval" / "records.jsonl"
     lines = path.read_bytes().splitlines(keepends=True)
     # A kill mid-write: five records lost, the sixth half written.

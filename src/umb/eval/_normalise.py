@@ -154,3 +154,16 @@ def match_value(
         ):
             best = (cand, "contained")
     return best
+
+
+def as_int(value: Any) -> int | None:
+    """An int from an int, an integral float or a string of digits; else None."""
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, int):
+        return value
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    if isinstance(value, str) and re.fullmatch(r"\s*-?\d+\s*", value):
+        return int(value)
+    return None

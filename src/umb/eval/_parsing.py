@@ -89,7 +89,7 @@ def strip_code_fence(text: str) -> str:
     return m.group(1).strip() if m else stripped
 
 
-def _balanced_end(text: str, start: int) -> int:
+def balanced_end(text: str, start: int) -> int:
     """Index just past the ``}`` closing the ``{`` at ``start``; -1 if it never closes."""
     depth = 0
     in_string = False
@@ -119,7 +119,7 @@ def _first_object(text: str) -> dict[str, Any] | None:
     tries = 0
     while start != -1 and tries < _MAX_LENIENT_STARTS:
         tries += 1
-        end = _balanced_end(text, start)
+        end = balanced_end(text, start)
         if end == -1:
             return None
         obj = _loads_object(text[start:end])

@@ -11,7 +11,7 @@ import re
 from typing import Any
 
 from umb.bench import Question
-from umb.eval._normalise import as_text, as_text_list, contains_value, match_value
+from umb.eval._normalise import as_int, as_text, as_text_list, contains_value, match_value
 from umb.eval._score import rule_scorer
 
 _ISO_DAY = re.compile(r"\A\s*(\d{4}-\d{2}-\d{2})(?:[T ]\d{2}:\d{2}(?::\d{2})?)?\s*\Z")
@@ -62,18 +62,6 @@ def _as_day(value: Any) -> dt.date | None:
         return None
 
 
-def _as_int(value: Any) -> int | None:
-    if isinstance(value, bool):
-        return None
-    if isinstance(value, int):
-        return value
-    if isinstance(value, float) and value.is_integer():
-        return int(value)
-    if isinstance(value, str) and re.fullmatch(r"\s*-?\d+\s*", value):
-        return int(value)
-    return None
-
-
 def _order_words(text: str) -> set[str]:
     return {w.lower() for w in _ORDER_WORD.findall(text)}
 
@@ -110,10 +98,10 @@ def score_tr(question: Question, answer: dict[str, Any]) -> tuple[float | None, 
         details["day_ok"] = day_ok
         return (1.0 if said == expected and day_ok else 0.0), details
 
-    days = _as_int(answer.get("days"))
+    days = as_int(answer.get("days"))
     start, end = _as_day(answer.get("start_date")), _as_day(answer.get("end_date"))
     g_start, g_end = _as_day(gold.get("start_date")), _as_day(gold.get("end_date"))
-    g_days = _as_int(gold.get("days"))
+    g_days = as_int(gold.get("days"))
     days_ok = days is not None and days == g_days
     if kind == "days_since":
         dates_ok = start is not None and start == g_start

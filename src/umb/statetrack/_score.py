@@ -18,6 +18,8 @@ from collections.abc import Mapping
 from dataclasses import asdict, dataclass, field
 from typing import Any, Final
 
+from umb.eval._normalise import as_int
+from umb.eval._parsing import balanced_end
 from umb.statetrack._tasks import TaskName
 
 _FENCE: Final = re.compile(r"```(?:json)?\s*(.*?)\s*```", re.IGNORECASE | re.DOTALL)
@@ -27,27 +29,8 @@ _KEY_STRIP: Final = "【】[]\"'` "
 
 def _balanced_object(source: str) -> str | None:
     start = source.find("{")
-    if start < 0:
-        return None
-    depth, in_string, escaped = 0, False, False
-    for pos in range(start, len(source)):
-        ch = source[pos]
-        if in_string:
-            if escaped:
-                escaped = False
-            elif ch == "\\":
-                escaped = True
-            elif ch == '"':
-                in_string = False
-        elif ch == '"':
-            in_string = True
-        elif ch == "{":
-            depth += 1
-        elif ch == "}":
-            depth -= 1
-            if depth == 0:
-                return source[start : pos + 1]
-    return None
+    end = balanced_end(source, start) if start >= 0 else -1
+    return source[start:end] if end != -1 else None
 
 
 def parse_reply(text: str) -> tuple[Any, str]:
@@ -105,25 +88,13 @@ def _norm_value(value: Any) -> str | None:
     return " ".join(value.split()).rstrip(".").casefold()
 
 
-def _as_int(value: Any) -> int | None:
-    if isinstance(value, bool):
-        return None
-    if isinstance(value, int):
-        return value
-    if isinstance(value, float) and value.is_integer():
-        return int(value)
-    if isinstance(value, str) and re.fullmatch(r"\s*-?\d+\s*", value):
-        return int(value)
-    return None
-
-
 def answer_matches(task: TaskName, predicted: Any, accepted: list[Any]) -> bool:
     """Whether ``predicted`` equals one of the ``accepted`` answers under ``task``'s rule."""
     if task == "schema_longest":
         pred = predicted.strip() if isinstance(predicted, str) else predicted
         return any(pred == a for a in accepted)
     if task == "num_changes":
-        n = _as_int(predicted)
+        n = as_int(predicted)
         return n is not None and n in accepted
     want = {_norm_value(a) for a in accepted}
     return _norm_value(predicted) in want

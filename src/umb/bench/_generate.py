@@ -10,9 +10,9 @@ from typing import Any
 
 from umb import __version__
 from umb._errors import ConfigError
-from umb._jsonio import AtomicJsonlWriter, atomic_write_bytes, dumps_pretty
-from umb.bench._io import DIALOGUES, FACTS, QUESTIONS, WORLD
-from umb.bench._write import write_manifest
+from umb._jsonio import AtomicJsonlWriter
+from umb.bench._io import DIALOGUES, FACTS, QUESTIONS
+from umb.bench._write import write_manifest, write_world
 from umb.qa import DEFAULT_COUNTS, build_questions
 from umb.render import TemplateRenderer
 from umb.world._build import WorldBuilder
@@ -112,14 +112,7 @@ def generate(
                 per_family[q.family] = per_family.get(q.family, 0) + 1
             if progress:
                 progress(done, len(indices))
-    world = {
-        "format": "umb-world",
-        "format_version": 1,
-        "characters": characters,
-        "events": [events[k] for k in sorted(events)],
-        "timelines": timelines,
-    }
-    atomic_write_bytes(out / WORLD, dumps_pretty(world))
+    write_world(out, characters, events, timelines)
     counts_out: dict[str, Any] = dict(counts)
     counts_out["questions_per_family"] = dict(sorted(per_family.items()))
     cfg = asdict(config)

@@ -9,9 +9,9 @@ from typing import Any
 import orjson
 
 from umb._errors import ConfigError
-from umb._jsonio import atomic_write_bytes, dumps_pretty, read_json
+from umb._jsonio import read_json
 from umb.bench._io import DIALOGUES, FACTS, MANIFEST, QUESTIONS, WORLD
-from umb.bench._write import write_manifest
+from umb.bench._write import write_manifest, write_world
 
 
 def _shard_key(manifest: dict[str, Any]) -> int:
@@ -39,14 +39,7 @@ def merge_shards(shards: list[Path], out: Path) -> dict[str, Any]:
         characters += world["characters"]
         events.update({e["id"]: e for e in world["events"]})
         timelines.update(world["timelines"])
-    world = {
-        "format": "umb-world",
-        "format_version": 1,
-        "characters": characters,
-        "events": [events[k] for k in sorted(events)],
-        "timelines": timelines,
-    }
-    atomic_write_bytes(out / WORLD, dumps_pretty(world))
+    write_world(out, characters, events, timelines)
     counts: dict[str, Any] = {}
     for m in manifests:
         for key, value in m["counts"].items():

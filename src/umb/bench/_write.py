@@ -105,3 +105,17 @@ def write_benchmark(
     return write_manifest(
         root, generator=generator, config=config, counts=counts, extra=extra_manifest
     )
+
+
+def write_world(
+    root: Path, characters: list[Any], events: dict[str, Any], timelines: dict[str, Any]
+) -> None:
+    """Write ``world.json``: characters in id order, events sorted by id (shard-independent)."""
+    world = {
+        "format": "umb-world",
+        "format_version": 1,
+        "characters": characters,
+        "events": [events[k] for k in sorted(events)],
+        "timelines": timelines,
+    }
+    atomic_write_bytes(root / WORLD, dumps_pretty(world))

@@ -22,6 +22,9 @@ from umb.families import FAMILIES, REQUIRED_FIELDS
 STAMP = re.compile(r"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}$")
 DAY = re.compile(r"^\d{4}-\d{2}-\d{2}$")
 
+FACT_FIELDS = ("id", "character_id", "event_id", "at", "attribute", "value", "text")
+QUESTION_FIELDS = ("id", "dialogue_id", "family", "query", "asked_at", "gold", "evidence")
+
 #: The gold field whose value must never appear in the question text.
 LEAK_FIELDS = {"IE": "answer", "KU": "latest_state", "MA": "final_answer"}
 
@@ -96,11 +99,7 @@ def check(root: Path, limit: int = 50) -> Problems:
 def _check_facts(path: Path, problems: Problems) -> dict[str, str]:
     facts: dict[str, str] = {}
     for lineno, f in _records(path, problems):
-        missing = [
-            k
-            for k in ("id", "character_id", "event_id", "at", "attribute", "value", "text")
-            if k not in f
-        ]
+        missing = [k for k in FACT_FIELDS if k not in f]
         if missing:
             problems.add(path, lineno, f"missing field(s) {', '.join(missing)}")
         elif f["id"] in facts:
@@ -122,11 +121,7 @@ def _load_questions(path: Path, problems: Problems) -> dict[str, list[_Q]]:
     by_dialogue: dict[str, list[_Q]] = {}
     seen: set[str] = set()
     for lineno, q in _records(path, problems):
-        missing = [
-            k
-            for k in ("id", "dialogue_id", "family", "query", "asked_at", "gold", "evidence")
-            if k not in q
-        ]
+        missing = [k for k in QUESTION_FIELDS if k not in q]
         if missing:
             problems.add(path, lineno, f"missing field(s) {', '.join(missing)}")
             continue

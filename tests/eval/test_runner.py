@@ -112,7 +112,7 @@ RECORD_FIELDS = {
     "cached", "latency_s", "error",
     "source", "native_id", "native_category", "native_category_name", "ranked_ids", "retrieval",
     "score_by", "scorer_name", "scorer_version", "judge_model", "judge_prompt_hash",
-    "answer_profile", "prediction",
+    "answer_profile", "prediction", "trace_ops",
 }  # fmt: skip
 
 

@@ -10,8 +10,8 @@ def test_public_api_is_pinned() -> None:
     assert sorted(umb.memory.__all__) == [
         "Granularity", "MEMORY_SYSTEMS", "MemoryConfig", "MemorySystem", "MemoryUnit",
         "MemoryVersion", "NON_LLM_SPECS", "RetrievedContext", "build_memory",
-        "memory_system_class", "memory_system_names", "register_memory_system",
-        "render_session", "render_sessions", "render_units",
+        "memory_system_class", "memory_system_names", "read_items", "register_memory_system",
+        "render_session", "render_sessions", "render_units", "traced_retrieve",
     ]  # fmt: skip
     for name in umb.memory.__all__:
         assert getattr(umb.memory, name) is not None

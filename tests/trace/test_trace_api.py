@@ -7,7 +7,28 @@ import sys
 
 import umb.trace
 
-EXPECTED = {
+ATTRIBUTION = {
+    "ATTRIBUTIONS",
+    "ATTRIBUTION_SUMMARY",
+    "ERROR_TYPES",
+    "FAULT_KINDS",
+    "Attribution",
+    "AttributionRun",
+    "FactChecker",
+    "Fault",
+    "FaultReport",
+    "LLMFactChecker",
+    "Need",
+    "QuestionInputs",
+    "attribute_question",
+    "attribute_run",
+    "build_needs",
+    "read_attributions",
+    "run_fault_injection",
+}
+"""Attribution and fault injection (docs/tracing.md, Attribution)."""
+
+EXPECTED = ATTRIBUTION | {
     "ERROR_TYPE_TO_MEMTRACE",
     "FORMAT_NAME",
     "FORMAT_VERSION",

@@ -116,6 +116,11 @@ from umb.memory import MemoryConfig
 @click.option("--retry-errors", is_flag=True, help="Ask again the questions whose call failed.")
 @click.option("--seed", type=int, default=0, show_default=True, help="Bootstrap seed of the CIs.")
 @click.option(
+    "--no-trace",
+    is_flag=True,
+    help="Do not record memory operations (default: RUN/traces/<system>.jsonl).",
+)
+@click.option(
     "--progress/--no-progress",
     default=None,
     help="Progress bar on stderr (default: when stderr is a terminal).",
@@ -142,6 +147,7 @@ def eval_command(
     lenient: bool,
     retry_errors: bool,
     seed: int,
+    no_trace: bool,
     progress: bool | None,
 ) -> None:
     """Evaluate memory systems with a model on a benchmark; resumable, one record per question."""
@@ -173,6 +179,7 @@ def eval_command(
         policy="lenient" if lenient else "strict",
         seed=seed,
         retry_errors=retry_errors,
+        trace=not no_trace,
     )
     outcome = run_eval(config, progress=progress)
     click.echo(format_leaderboard(outcome.results))

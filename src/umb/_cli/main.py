@@ -60,6 +60,14 @@ COMMANDS: dict[str, tuple[str, str]] = {
         "umb._cli.parametric:parametric",
         "Parametric memory: stagewise training and retention.",
     ),
+    "attribute": (
+        "umb._cli.attribute:attribute",
+        "Attribute each failed question of a traced run to its error type and faulty operation.",
+    ),
+    "trace": (
+        "umb._cli.trace:trace_group",
+        "Execution traces of a run: draw a question's evidence graph, export them.",
+    ),
 }
 
 

@@ -21,10 +21,20 @@ import click
     show_default=True,
     help="Questions shown in the per-question drill-down.",
 )
-def report(runs: tuple[Path, ...], out: Path | None, max_questions: int) -> None:
+@click.option(
+    "--max-trace-pictures",
+    type=int,
+    default=50,
+    show_default=True,
+    help="Failed questions whose evidence graph is drawn (runs with traces; needs Graphviz).",
+)
+def report(
+    runs: tuple[Path, ...], out: Path | None, max_questions: int, max_trace_pictures: int
+) -> None:
     """Write an HTML report (leaderboard, families, plots, drill-down) of run directories."""
     from umb.report import ReportOptions, build_report
 
     target = out if out is not None else runs[0] / "report"
-    written = build_report(list(runs), target, ReportOptions(max_questions=max_questions))
+    options = ReportOptions(max_questions=max_questions, max_trace_pictures=max_trace_pictures)
+    written = build_report(list(runs), target, options)
     click.echo(f"wrote {written.index} ({len(written.files)} plot files in {target / 'plots'})")

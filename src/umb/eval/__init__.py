@@ -25,6 +25,7 @@ from umb.eval._prompts import (
 from umb.eval._runconfig import RunConfig
 from umb.eval._runlog import read_records
 from umb.eval._runner import RunOutcome, arun_eval, run_eval
+from umb.eval._runtrace import trace_path, trace_paths
 from umb.eval._score import RuleScorer, Score, get_scorer, rule_scorer
 from umb.eval._scoring import SCORERS, score_parsed, score_replies, score_reply
 
@@ -67,4 +68,6 @@ __all__ = [
     "score_parsed",
     "score_replies",
     "score_reply",
+    "trace_path",
+    "trace_paths",
 ]

@@ -83,6 +83,8 @@ class RunConfig:
     """Bootstrap seed of the confidence intervals."""
     retry_errors: bool = False
     """On resume, ask again the questions whose model call failed."""
+    trace: bool = True
+    """Record every memory operation to ``OUT/traces/<system>.jsonl`` (``--no-trace``: off)."""
 
     def __post_init__(self) -> None:
         if not self.systems:

@@ -5,6 +5,12 @@ is answered once exactly the sessions that started before ``question.asked_at`` 
 is retrieved at that point and the answer request is then sent without waiting, so a dialogue keeps
 ingesting while its earlier questions are with the model. Dialogues run ``concurrency`` at a time.
 Every record is appended to ``records.jsonl`` the moment it is scored; a rerun skips what is there.
+
+Tracing (on unless ``RunConfig.trace`` is false) records each system's work in
+``traces/<system>.jsonl``: a dialogue scope around one job's ingest, a question scope around each
+question's retrieve, answer and score. A question's record is appended only after its scope has
+closed, and a traced job ingests as far as an uninterrupted run would (up to the dialogue's last
+selected question), so a resumed run replays the same operations (docs/tracing.md, Resume).
 """
 
 from __future__ import annotations
@@ -26,8 +32,10 @@ from umb.eval._runconfig import RunConfig, build_header, check_header
 from umb.eval._runlog import HEADER, INVOCATIONS, RECORDS, RecordLog, append_line, run_lock
 from umb.eval._runrecord import answer_question
 from umb.eval._runresults import write_results
-from umb.memory import RetrievedContext, build_memory
+from umb.eval._runtrace import RunTracers, record_retrieval, trace_paths
+from umb.memory import MemorySystem, build_memory
 from umb.models import LoadedModel, ModelOptions, Role, UsageMeter, load_model
+from umb.trace import attribute_run
 
 # Contexts retrieved but not yet answered, per unit of concurrency: enough to keep the model busy
 # while a dialogue ingests, few enough that long contexts do not pile up in memory.
@@ -90,9 +98,11 @@ async def arun_eval(config: RunConfig, *, progress: bool | None = None) -> RunOu
             pending = _pending(config.systems, questions, log.keys)
             skipped = len(config.systems) * len(questions) - sum(len(v) for v in pending.values())
             meter = UsageMeter()
-            run = _Evaluation(config, log, meter, sum(len(v) for v in pending.values()), progress)
+            total = sum(len(v) for v in pending.values())
+            trace_meta = {"benchmark": bench.content_hash, "models": header.get("models")}
+            run = _Evaluation(config, log, meter, total, progress, trace_meta)
             try:
-                await run.execute(bench, pending)
+                await run.execute(bench, pending, _latest_asked(questions))
             finally:
                 await run.close()
         elapsed = time.perf_counter() - started
@@ -110,6 +120,8 @@ async def arun_eval(config: RunConfig, *, progress: bool | None = None) -> RunOu
         )
         selection = {(s, q.id) for s in config.systems for q in questions}
         results = write_results(config.out, header, log.records, selection, seed=config.seed)
+        if trace_paths(config.out):  # attribute each failed question (docs/tracing.md)
+            attribute_run(config.out, bench=config.bench)
     return RunOutcome(config.out, results, run.written, skipped, time.perf_counter() - started)
 
 
@@ -157,6 +169,16 @@ def _precedes(started_at: str, asked_at: str) -> bool:
     return not asked_at or started_at < asked_at
 
 
+def _latest_asked(questions: Sequence[Question]) -> dict[str, str]:
+    """Dialogue id -> the ``asked_at`` that sees the most sessions among its questions."""
+    out: dict[str, str] = {}
+    for q in questions:
+        seen = out.get(q.dialogue_id)
+        if seen is None or (seen and (not q.asked_at or q.asked_at > seen)):
+            out[q.dialogue_id] = q.asked_at
+    return out
+
+
 class _Evaluation:
     """One call's worth of work: the models, the log, the progress bar and the scheduling."""
 
@@ -167,6 +189,7 @@ class _Evaluation:
         meter: UsageMeter,
         total: int,
         progress: bool | None,
+        trace_meta: dict[str, Any],
     ) -> None:
         from tqdm import tqdm
 
@@ -193,6 +216,7 @@ class _Evaluation:
         elif judge_model is not None:
             self.judge = Judge(judge_model, votes=config.judge_votes)
         self.extractor = self._load(config.extractor, "extractor", options, meter)
+        self.tracers = RunTracers(config.out, enabled=config.trace, meta=trace_meta)
         self.include_gold = self.answerer.spec == "oracle"
         slots = max(1, config.concurrency)
         self.jobs = asyncio.Semaphore(slots)
@@ -209,13 +233,20 @@ class _Evaluation:
 
     async def close(self) -> None:
         self.bar.close()
+        self.tracers.close()
         for model in self.models:
             await model.aclose()
 
     async def execute(
-        self, bench: Benchmark, pending: dict[tuple[str, str], list[Question]]
+        self,
+        bench: Benchmark,
+        pending: dict[tuple[str, str], list[Question]],
+        latest: dict[str, str],
     ) -> None:
-        """Run every (system, dialogue) job with pending questions, ``concurrency`` at a time."""
+        """Run every (system, dialogue) job with pending questions, ``concurrency`` at a time.
+
+        ``latest`` gives, per dialogue, the ``asked_at`` up to which a traced job ingests.
+        """
         if not pending:
             return
         wanted = {d for _, d in pending}
@@ -233,7 +264,8 @@ class _Evaluation:
                     await self.jobs.acquire()
                     _raise_first_failure(tasks)
                     tasks = {t for t in tasks if not t.done()}
-                    task = asyncio.create_task(self._job(system, dialogue, todo))
+                    job = self._job(system, dialogue, todo, latest.get(dialogue.id, ""))
+                    task = asyncio.create_task(job)
                     task.add_done_callback(lambda _t: self.jobs.release())
                     tasks.add(task)
             if wanted:
@@ -252,51 +284,82 @@ class _Evaluation:
             await asyncio.gather(*tasks, return_exceptions=True)
             self.log.sync()
 
-    async def _job(self, system: str, dialogue: Dialogue, questions: list[Question]) -> None:
+    async def _job(
+        self, system: str, dialogue: Dialogue, questions: list[Question], latest: str
+    ) -> None:
+        tracer = self.tracers.get(system)
         memory = build_memory(system, self._memory_config, self.extractor)
         memory.start(dialogue)
         sessions = sorted(dialogue.sessions, key=lambda s: s.started_at)
         order = sorted(range(len(questions)), key=lambda i: (questions[i].asked_at, i))
         answers: list[asyncio.Task[None]] = []
         ingested = 0
+
+        async def ingest_until(asked_at: str) -> None:
+            nonlocal ingested
+            while ingested < len(sessions) and _precedes(sessions[ingested].started_at, asked_at):
+                await memory.ingest(sessions[ingested])
+                ingested += 1
+
         try:
-            for i in order:
-                question = questions[i]
-                while ingested < len(sessions) and _precedes(
-                    sessions[ingested].started_at, question.asked_at
-                ):
-                    await memory.ingest(sessions[ingested])
-                    ingested += 1
-                await self.inflight.acquire()
-                try:
-                    context = await memory.retrieve(question)
-                except BaseException:
-                    self.inflight.release()
-                    raise
-                answers.append(asyncio.create_task(self._answer(system, question, context)))
+            with tracer.activate(), tracer.dialogue(dialogue.id, system=system):
+                for i in order:
+                    question = questions[i]
+                    await ingest_until(question.asked_at)
+                    await self.inflight.acquire()
+                    retrieved = asyncio.get_running_loop().create_future()
+                    task = asyncio.create_task(self._question(system, memory, question, retrieved))
+                    answers.append(task)
+                    await retrieved  # the memory must not change before the question has read it
+                    if task.done():
+                        task.result()  # a failed retrieval fails the job at once
+                if tracer.enabled:
+                    await ingest_until(latest)
             await asyncio.gather(*answers)
         finally:
             for task in answers:
                 task.cancel()
 
-    async def _answer(self, system: str, question: Question, context: RetrievedContext) -> None:
+    async def _question(
+        self,
+        system: str,
+        memory: MemorySystem,
+        question: Question,
+        retrieved: asyncio.Future[None],
+    ) -> None:
+        """Retrieve (then let the job go on ingesting), answer and score one question.
+
+        Runs as its own task inside the job's dialogue scope; its question scope closes, and is
+        on disk, before the record is appended.
+        """
+        tracer = self.tracers.get(system)
         try:
-            record = await answer_question(
-                self.answerer,
-                question,
-                context,
-                system=system,
-                include_gold=self.include_gold,
-                max_tokens=self.config.max_tokens,
-                policy=self.config.policy,
-                judge=self.judge,
-                peer=self.peer,
-                top_k=self.config.memory.top_k,
-            )
+            with tracer.question(question.id, dialogue_id=question.dialogue_id, system=system):
+                try:
+                    context = await memory.retrieve(question)
+                finally:
+                    if not retrieved.done():
+                        retrieved.set_result(None)
+                if tracer.enabled and context.trace_op_id is None:
+                    context = record_retrieval(question, context)
+                record = await answer_question(
+                    self.answerer,
+                    question,
+                    context,
+                    system=system,
+                    include_gold=self.include_gold,
+                    max_tokens=self.config.max_tokens,
+                    policy=self.config.policy,
+                    judge=self.judge,
+                    peer=self.peer,
+                    top_k=self.config.memory.top_k,
+                )
             self.log.append(record)
             self.written += 1
             self.bar.update(1)
         finally:
+            if not retrieved.done():
+                retrieved.set_result(None)
             self.inflight.release()
 
 

@@ -11,6 +11,7 @@ from umb.eval._parsing import Policy, parse_answer
 from umb.eval._peer import NATIVE_SCORER, PeerScoring
 from umb.eval._prompts import build_request, prompt_sha256
 from umb.eval._retrieval import retrieval_record
+from umb.eval._runtrace import answer_op, record_answer, record_score, score_op
 from umb.eval._score import Score, get_scorer
 from umb.eval._scoring import score_replies
 from umb.memory import RetrievedContext
@@ -51,21 +52,32 @@ async def answer_question(
     Returns:
         The run record (field list in docs/evaluation.md). A failed model call is recorded with
         ``error`` set and scored 0.
+
+    Under an active tracer the model call is recorded as the question's ``answer`` operation
+    and the scoring as its ``score`` operation (see docs/tracing.md).
     """
     if peer is None:
         request = build_request(
             question, context.text, include_gold=include_gold, max_tokens=max_tokens
         )
-        (result,) = await answerer.generate([request])
-        scored = await _score(question, result, policy, judge)
     else:
         from umb.eval._profiles import build_profile_request
 
         request = build_profile_request(
             question, context.text, include_gold=include_gold, max_tokens=max_tokens
         )
+    with answer_op(question, answerer.spec) as answering:
         (result,) = await answerer.generate([request])
-        scored = await _score_peer(question, result, policy, peer)
+        record_answer(answering, question, result)
+    with score_op(question, result.error is None) as scoring:
+        if peer is None:
+            scored = await _score(question, result, policy, judge)
+        else:
+            scored = await _score_peer(question, result, policy, peer)
+        record_score(scoring, question, scored)
+    trace_ops = None
+    if answering.id is not None:
+        trace_ops = {"retrieve": context.trace_op_id, "answer": answering.id, "score": scoring.id}
     return {
         "system": system,
         "model": answerer.spec,
@@ -85,6 +97,7 @@ async def answer_question(
         "cached": result.cached,
         "latency_s": round(result.latency_s, 6),
         "error": result.error,
+        "trace_ops": trace_ops,
     }
 
 

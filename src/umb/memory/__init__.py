@@ -18,6 +18,7 @@ from umb.memory._registry import (
     register_memory_system,
 )
 from umb.memory._render import render_session, render_sessions, render_units
+from umb.memory._tracing import read_items, traced_retrieve
 from umb.memory._units import MemoryUnit, MemoryVersion
 
 __all__ = [
@@ -32,8 +33,10 @@ __all__ = [
     "build_memory",
     "memory_system_class",
     "memory_system_names",
+    "read_items",
     "register_memory_system",
     "render_session",
     "render_sessions",
     "render_units",
+    "traced_retrieve",
 ]

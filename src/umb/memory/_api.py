@@ -18,6 +18,7 @@ from typing import Any, Literal
 from umb._errors import ConfigError
 from umb._tokens import estimate_tokens
 from umb.bench import Dialogue, Question, Session
+from umb.memory._tracing import ingest_op
 from umb.models._api import ModelAPI
 
 Granularity = Literal["turn", "round", "session"]
@@ -47,6 +48,8 @@ class RetrievedContext:
     """``estimate_tokens(text)``: the context the answerer pays for."""
     meta: dict[str, Any] = field(default_factory=dict)
     """System-specific notes, e.g. ``dropped_sessions`` when a context was truncated."""
+    trace_op_id: str | None = None
+    """Id of the ``retrieve`` operation that produced it, when a tracer was recording."""
 
 
 @dataclass(frozen=True)
@@ -105,11 +108,19 @@ class MemorySystem(ABC):
         """Return the context for ``question``."""
 
     @contextmanager
-    def _timed_write(self) -> Iterator[None]:
-        """Add the time spent inside the block to :attr:`write_latency_s`."""
+    def _timed_write(self, session: Session | None = None) -> Iterator[None]:
+        """Add the time spent inside the block to :attr:`write_latency_s`.
+
+        Given the session being ingested, the block is also traced as its ``ingest`` operation
+        (when a tracer is recording), the parent of the operations recorded inside.
+        """
         started = time.perf_counter()
         try:
-            yield
+            if session is None:
+                yield
+            else:
+                with ingest_op(session):
+                    yield
         finally:
             self.write_latency_s += time.perf_counter() - started
 

@@ -9,7 +9,9 @@ from umb.bench import Question, Session
 from umb.memory._api import MemoryConfig, MemorySystem, RetrievedContext
 from umb.memory._history import SessionLog, render_positioned
 from umb.memory._render import render_session
+from umb.memory._tracing import read_items, traced_retrieve, tracing
 from umb.models._api import ModelAPI
+from umb.trace import turn_var
 
 
 class FullContext(MemorySystem):
@@ -28,9 +30,10 @@ class FullContext(MemorySystem):
 
     async def ingest(self, session: Session) -> None:
         """Keep the session as it is."""
-        with self._timed_write():
+        with self._timed_write(session):
             self.log.append(session)
 
+    @traced_retrieve(ranked=False)
     async def retrieve(self, question: Question) -> RetrievedContext:
         """Render the sessions before ``question.asked_at``, dropping the oldest to fit."""
         started = time.perf_counter()
@@ -48,11 +51,14 @@ class FullContext(MemorySystem):
         if kept and (chars + 3) // 4 > budget:
             kept[0], dropped_turns = _trim_turns(kept[0], budget)
         text = render_positioned(kept)
+        source_turn_ids = tuple(t.id for _, s in kept for t in s.turns)
+        if tracing():
+            read_items(turn_var(t) for t in source_turn_ids)
         return self._context(
             text,
             started,
             item_ids=tuple(s.id for _, s in kept),
-            source_turn_ids=tuple(t.id for _, s in kept for t in s.turns),
+            source_turn_ids=source_turn_ids,
             dropped_sessions=len(dropped),
             dropped_session_ids=dropped,
             dropped_turns=dropped_turns,

@@ -47,9 +47,12 @@ from umb.memory._mem0_parts import (
     mem0_available,
     mem0_config,
 )
-from umb.memory._mem0_rules import attribute_turns, character_name
+from umb.memory._mem0_rules import CandidateFact, attribute_turns, character_name
 from umb.memory._render import render_units
+from umb.memory._tracing import read_items, traced_retrieve, tracing
+from umb.memory._write_trace import BatchTrace, wrote
 from umb.models._api import ModelAPI
+from umb.trace import memory_var
 
 RUN_DIR_ENV = "UMB_RUN_DIR"
 EMBEDDER_ENV = "UMB_MEM0_EMBEDDER"
@@ -130,6 +133,9 @@ class Mem0Library(MemorySystem):
         # local Qdrant commits every write to disk, and a second write per memory doubled the
         # cost of ingesting a session.
         self._sources: dict[str, tuple[str, ...]] = {}
+        # mem0's memory ids are random uuids; the trace names units m1, m2, … in creation order
+        # so that a re-run of the same dialogue names them the same way.
+        self._unit_ids: dict[str, str] = {}
         self._closer: weakref.finalize[Any, Any] | None = None
 
     def start(self, dialogue: Dialogue) -> None:
@@ -224,7 +230,7 @@ class Mem0Library(MemorySystem):
 
     async def ingest(self, session: Session) -> None:
         """``add`` the session's turns to mem0, then record where each new memory came from."""
-        with self._timed_write():
+        with self._timed_write(session):
             memory = await self._ready()
             name = character_name(session)
             messages = [
@@ -240,19 +246,59 @@ class Mem0Library(MemorySystem):
                 "session_order": _order(session.started_at),
                 "turn_ids": [turn.id for turn in session.turns],
             }
-            try:
-                added = await memory.add(
-                    messages,
-                    user_id=self._user_id,
-                    metadata=metadata,
-                    prompt=self._instructions(session, name),
-                )
-            except self._llm_error:
-                self.stats["skipped_batches"] += 1  # counted in failed_calls by the bridge
-                return
-            for row in added.get("results", []):
-                self.stats[str(row.get("event", "ADD"))] += 1
-                self._sources[str(row["id"])] = attribute_turns(str(row["memory"]), session)
+            batch = BatchTrace(session)
+            assert self._llm is not None
+            tokens = self._llm.tokens()
+            with batch.extract(self._llm.extractor.spec) as op:
+                try:
+                    added = await memory.add(
+                        messages,
+                        user_id=self._user_id,
+                        metadata=metadata,
+                        prompt=self._instructions(session, name),
+                    )
+                except self._llm_error as e:
+                    self.stats["skipped_batches"] += 1  # counted in failed_calls by the bridge
+                    op.fail(f"mem0 add failed: {e}")
+                    return
+                finally:
+                    used_in, used_out = self._llm.tokens()
+                    op.usage(None, used_in - tokens[0], used_out - tokens[1])
+                rows = list(added.get("results", []))
+                facts = []
+                for row in rows:
+                    self.stats[str(row.get("event", "ADD"))] += 1
+                    sources = attribute_turns(str(row["memory"]), session)
+                    self._sources[str(row["id"])] = sources
+                    facts.append(CandidateFact(str(row["memory"]), sources))
+                batch.candidates(op, facts)
+            if tracing():
+                self._trace_events(batch, rows, facts)
+
+    def _trace_events(
+        self, batch: BatchTrace, rows: list[dict[str, Any]], facts: list[CandidateFact]
+    ) -> None:
+        """What mem0 did with each extracted fact, as ``add``/``update``/``delete`` operations.
+
+        mem0 applies them inside ``add``; they are recorded after it returns.
+        """
+        for row, fact in zip(rows, facts, strict=True):
+            event = str(row.get("event", "ADD")).lower()
+            if event not in ("add", "update", "delete"):
+                continue
+            uid = self._unit_id(str(row["id"]))
+            with batch.apply(event, fact, None if event == "add" else uid) as op:
+                if event == "delete":
+                    op.delete(memory_var(uid))
+                else:
+                    wrote(op, uid, fact.text)
+
+    def _unit_id(self, mem0_id: str) -> str:
+        """The trace's name of a mem0 memory: ``m<n>`` in order of first appearance."""
+        found = self._unit_ids.get(mem0_id)
+        if found is None:
+            found = self._unit_ids[mem0_id] = f"m{len(self._unit_ids) + 1}"
+        return found
 
     @staticmethod
     def _instructions(session: Session, name: str) -> str:
@@ -267,6 +313,7 @@ class Mem0Library(MemorySystem):
 
     # --- read ---------------------------------------------------------------------------------
 
+    @traced_retrieve(ranked=True)
     async def retrieve(self, question: Question) -> RetrievedContext:
         """``search`` mem0 for the question among memories of sessions before it was asked."""
         started = time.perf_counter()
@@ -281,6 +328,8 @@ class Mem0Library(MemorySystem):
             threshold=self.options.threshold,
         )
         rows = list(found.get("results", []))
+        if tracing():
+            read_items(memory_var(self._unit_id(str(r["id"]))) for r in rows)
         ranked = {str(row["id"]): rank for rank, row in enumerate(rows)}
         rows.sort(key=lambda r: (_meta(r).get("session_at", ""), ranked[str(r["id"])]))
         turn_ids = dict.fromkeys(t for r in rows for t in self._turns_of(r))

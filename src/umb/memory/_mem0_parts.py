@@ -121,6 +121,12 @@ class ExtractorLLM:
         self.extractor = extractor
         self.stats = stats
         self.loop: asyncio.AbstractEventLoop | None = None
+        self.tokens_in = 0
+        self.tokens_out = 0
+
+    def tokens(self) -> tuple[int, int]:
+        """Input and output tokens of every call so far (a trace reads them per session)."""
+        return self.tokens_in, self.tokens_out
 
     def generate_response(
         self,
@@ -153,6 +159,8 @@ class ExtractorLLM:
         future = asyncio.run_coroutine_threadsafe(self.extractor.generate([request]), self.loop)
         (result,) = future.result()
         self.stats["llm_calls"] += 1
+        self.tokens_in += result.input_tokens
+        self.tokens_out += result.output_tokens
         if result.error is not None:
             self.stats["failed_calls"] += 1
             raise EndpointError(f"extractor {self.extractor.spec} failed: {result.error}")

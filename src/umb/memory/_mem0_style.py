@@ -36,8 +36,11 @@ from umb.memory._mem0_rules import (
 )
 from umb.memory._render import render_units, unit_date
 from umb.memory._store import MemoryStore
+from umb.memory._tracing import read_items, traced_retrieve, tracing
 from umb.memory._units import Event, MemoryUnit, MemoryVersion
+from umb.memory._write_trace import BatchTrace, wrote
 from umb.models._api import GenerateRequest, ModelAPI
+from umb.trace import current_op, memory_var
 
 #: How many existing memories each new fact is compared with.
 SIMILAR_K = 5
@@ -54,10 +57,11 @@ class Mem0Style(MemorySystem):
         self.stats: Counter[str] = Counter()
         self._name = "the speaker"
         self._sessions = 0
+        self._batch = BatchTrace()
 
     async def ingest(self, session: Session) -> None:
         """Run the write path on one session."""
-        with self._timed_write():
+        with self._timed_write(session):
             self._name = character_name(session)
             self._sessions += 1
             if not self.uses_llm:
@@ -81,18 +85,29 @@ class Mem0Style(MemorySystem):
 
     def extract_rules(self, session: Session) -> list[CandidateFact]:
         """Informative first-person sentences of the character, rewritten in the third person."""
-        return extract_by_rules(session)
+        self._batch = BatchTrace(session)
+        with self._batch.extract() as op:
+            facts = extract_by_rules(session)
+            self._batch.candidates(op, facts)
+        return facts
 
     async def extract_llm(self, session: Session) -> list[CandidateFact] | None:
         """Ask the extractor for the session's facts; ``None`` (counted) if the reply is bad."""
-        reply = await self._ask(extract_request(session, self._name, self._sessions))
-        texts = parse_facts(reply) if reply is not None else None
-        if reply is not None and texts is None:
-            self.stats["invalid_json"] += 1
-            self.stats["skipped_batches"] += 1
-        if texts is None:
-            return None
-        return [CandidateFact(t, attribute_turns(t, session)) for t in texts]
+        self._batch = BatchTrace(session)
+        with self._batch.extract(self._spec) as op:
+            reply = await self._ask(extract_request(session, self._name, self._sessions))
+            texts = parse_facts(reply) if reply is not None else None
+            if reply is not None and texts is None:
+                self.stats["invalid_json"] += 1
+                self.stats["skipped_batches"] += 1
+                op.fail("invalid JSON from the extractor")
+            if texts is None:
+                if reply is None:
+                    op.fail("the extractor call failed")
+                return None
+            facts = [CandidateFact(t, attribute_turns(t, session)) for t in texts]
+            self._batch.candidates(op, facts)
+        return facts
 
     # --- compare ------------------------------------------------------------------------------
 
@@ -111,12 +126,27 @@ class Mem0Style(MemorySystem):
     def decide_rules(self, fact: CandidateFact, similar: list[MemoryUnit]) -> list[Decision]:
         """Endings delete what they end; a new value on a known key updates; a statement that
         says nothing new is NONE; one that says strictly more than a memory enriches it."""
-        return decide_by_rules(fact, similar, self._name)
+        with self._batch.decide([fact], (u.id for u in similar)) as op:
+            decisions = decide_by_rules(fact, similar, self._name)
+            self._batch.decided(op, decisions)
+        return decisions
 
     async def decide_llm(
         self, facts: list[CandidateFact], similar: list[MemoryUnit], session: Session
     ) -> list[Decision] | None:
         """Ask the extractor to decide; without existing memories every fact is an ADD."""
+        model = self._spec if similar else None
+        with self._batch.decide(facts, (u.id for u in similar), model) as op:
+            decisions = await self._decide_llm(facts, similar, session)
+            if decisions is None:
+                op.fail("the extractor's decision failed or was invalid JSON")
+            else:
+                self._batch.decided(op, decisions, with_candidates=True)
+        return decisions
+
+    async def _decide_llm(
+        self, facts: list[CandidateFact], similar: list[MemoryUnit], session: Session
+    ) -> list[Decision] | None:
         if not similar:
             return [Decision("ADD", f) for f in facts]
         short_ids = {str(i): u.id for i, u in enumerate(similar)}
@@ -149,14 +179,21 @@ class Mem0Style(MemorySystem):
     # --- apply --------------------------------------------------------------------------------
 
     def apply(self, decision: Decision, session: Session) -> None:
-        """Carry out one decision."""
+        """Carry out one decision (traced as an ``add``, ``update`` or ``delete`` operation)."""
         self.stats[decision.event] += 1
+        fact, target = decision.fact, decision.target_id
         if decision.event == "ADD":
-            self.add(decision.fact, session)
-        elif decision.event == "UPDATE" and decision.target_id is not None:
-            self.update(decision.target_id, decision.fact, session)
-        elif decision.event == "DELETE" and decision.target_id is not None:
-            self.delete(decision.target_id, decision.fact, session)
+            with self._batch.apply("add", fact) as op:
+                unit = self.add(fact, session)
+                wrote(op, unit.id, unit.text)
+        elif decision.event == "UPDATE" and target is not None:
+            with self._batch.apply("update", fact, target) as op:
+                unit = self.update(target, fact, session)
+                wrote(op, unit.id, unit.text)
+        elif decision.event == "DELETE" and target is not None:
+            with self._batch.apply("delete", fact, target) as op:
+                self.delete(target, fact, session)
+                op.delete(memory_var(target))
 
     def add(self, fact: CandidateFact, session: Session) -> MemoryUnit:
         """Store a new memory."""
@@ -184,11 +221,17 @@ class Mem0Style(MemorySystem):
             fact.source_turn_ids,
         )
 
+    @property
+    def _spec(self) -> str | None:
+        """The extractor's spec when it is a language model."""
+        return self.extractor.spec if self.uses_llm and self.extractor else None
+
     async def _ask(self, request: GenerateRequest) -> str | None:
         """One extractor call; ``None`` (counted) if the call failed."""
         assert self.extractor is not None
         self.stats["llm_calls"] += 1
         (result,) = await self.extractor.generate([request])
+        current_op().usage(self.extractor.spec, result.input_tokens, result.output_tokens)
         if result.error is not None:
             self.stats["failed_calls"] += 1
             self.stats["skipped_batches"] += 1
@@ -197,12 +240,15 @@ class Mem0Style(MemorySystem):
 
     # --- read ---------------------------------------------------------------------------------
 
+    @traced_retrieve(ranked=True)
     async def retrieve(self, question: Question) -> RetrievedContext:
         """The ``top_k`` memories (as of ``question.asked_at``) best matching the question."""
         started = time.perf_counter()
         views = [(u, v) for u in self.store.units.values() if (v := u.as_of(question.asked_at))]
         texts = [search_text(u, v.text, self._name) for u, v in views]
         best = self.search(strip_name(question.query, self._name), texts)
+        if tracing():
+            read_items(memory_var(views[i][0].id) for i in best)
         chosen = sorted((views[i] for i in best), key=lambda uv: (uv[1].at, uv[0].id))
         turn_ids = dict.fromkeys(t for _, v in chosen for t in v.source_turn_ids)
         return self._context(
@@ -211,7 +257,7 @@ class Mem0Style(MemorySystem):
             item_ids=tuple(u.id for u, _ in chosen),
             source_turn_ids=tuple(turn_ids),
             memory_units=len(views),
-            extractor=self.extractor.spec if self.uses_llm and self.extractor else "rules",
+            extractor=self._spec or "rules",
             write_stats=dict(sorted(self.stats.items())),
         )
 

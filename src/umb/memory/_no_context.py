@@ -6,6 +6,7 @@ import time
 
 from umb.bench import Question, Session
 from umb.memory._api import MemorySystem, RetrievedContext
+from umb.memory._tracing import traced_retrieve
 
 
 class NoContext(MemorySystem):
@@ -15,9 +16,10 @@ class NoContext(MemorySystem):
 
     async def ingest(self, session: Session) -> None:
         """Ignore the session."""
-        with self._timed_write():
+        with self._timed_write(session):
             pass
 
+    @traced_retrieve(ranked=False)
     async def retrieve(self, question: Question) -> RetrievedContext:
         """Return an empty context."""
         return self._context("", time.perf_counter())

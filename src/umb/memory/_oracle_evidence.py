@@ -7,7 +7,9 @@ import time
 from umb.bench import Question, Session
 from umb.memory._api import MemoryConfig, MemorySystem, RetrievedContext
 from umb.memory._history import SessionLog, render_positioned
+from umb.memory._tracing import read_items, traced_retrieve, tracing
 from umb.models._api import ModelAPI
+from umb.trace import turn_var
 
 
 class OracleEvidence(MemorySystem):
@@ -26,9 +28,10 @@ class OracleEvidence(MemorySystem):
 
     async def ingest(self, session: Session) -> None:
         """Keep the session and index its turns by id."""
-        with self._timed_write():
+        with self._timed_write(session):
             self.log.append(session)
 
+    @traced_retrieve(ranked=False)
     async def retrieve(self, question: Question) -> RetrievedContext:
         """Render the evidence turns of ``question``."""
         started = time.perf_counter()
@@ -36,6 +39,8 @@ class OracleEvidence(MemorySystem):
         picks = [p for p in located if p is not None]
         excerpt = self.log.excerpt(picks)
         turn_ids = tuple(t.id for _, s in excerpt for t in s.turns)
+        if tracing():
+            read_items(turn_var(t) for t in turn_ids)
         return self._context(
             render_positioned(excerpt),
             started,

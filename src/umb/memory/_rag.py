@@ -18,6 +18,7 @@ import numpy.typing as npt
 from umb.bench import Question, Session, Turn
 from umb.memory._api import Granularity, MemoryConfig, MemorySystem, RetrievedContext
 from umb.memory._history import SessionLog, asked_after, render_positioned
+from umb.memory._tracing import read_items, traced_retrieve, tracing, turn_reads, unit_var, write_op
 from umb.models._api import ModelAPI
 
 
@@ -73,13 +74,25 @@ class RagMemory(MemorySystem):
 
     async def ingest(self, session: Session) -> None:
         """Chunk the session and hand the chunks to the index (which builds lazily)."""
-        with self._timed_write():
+        with self._timed_write(session):
             position = len(self.log)
             self.log.append(session)
             new = chunk_session(session, position, self.config.granularity)
             self.chunks.extend(new)
             self._started_at.extend(session.started_at for _ in new)
             self.index([c.text for c in new])
+            if tracing():
+                self._trace_units(session, new)
+
+    def _trace_units(self, session: Session, chunks: Sequence[Chunk]) -> None:
+        """One ``index`` operation per unit: from exactly its turns to the unit's text."""
+        for chunk in chunks:
+            turns = [session.turns[t] for t in chunk.turn_positions]
+            source = [t.id for t in turns]
+            with write_op(
+                "index", "indexing", session, turn_reads(turns), source_turn_ids=source
+            ) as op:
+                op.write(unit_var(chunk.id), chunk.text)
 
     @abstractmethod
     def index(self, texts: Sequence[str]) -> None:
@@ -92,6 +105,7 @@ class RagMemory(MemorySystem):
     def _turn_ids(self, chunk: Chunk) -> tuple[str, ...]:
         return tuple(self.log.turn(chunk.session_position, t).id for t in chunk.turn_positions)
 
+    @traced_retrieve(ranked=True)
     async def retrieve(self, question: Question) -> RetrievedContext:
         """Rank, keep ``top_k``, restore time order and render with session headers."""
         started = time.perf_counter()
@@ -99,6 +113,8 @@ class RagMemory(MemorySystem):
             [asked_after(s, question.asked_at) for s in self._started_at], dtype=np.bool_
         )
         best = self.rank(question.query, allowed)[: self.config.top_k]
+        if tracing():
+            read_items(unit_var(self.chunks[i].id) for i in best)
         picked = sorted(best)  # chunk order is time order
         excerpt = self.log.excerpt(
             (self.chunks[i].session_position, t)

@@ -19,7 +19,16 @@ from umb.memory._mem0_rules import character_name
 from umb.memory._render import render_units, unit_date
 from umb.memory._rules import clean_sentence, salience, third_person
 from umb.memory._text import split_sentences
+from umb.memory._tracing import (
+    read_items,
+    summary_var,
+    traced_retrieve,
+    tracing,
+    turn_reads,
+    write_op,
+)
 from umb.models._api import ModelAPI
+from umb.trace import current_op
 
 #: Sentences an extractive summary keeps per session.
 SUMMARY_SENTENCES = 4
@@ -75,12 +84,27 @@ class SummaryMemory(MemorySystem):
 
     async def ingest(self, session: Session) -> None:
         """Summarise the session and keep the summary."""
-        with self._timed_write():
+        with self._timed_write(session):
             summary = await self.summarize(session)
             if summary.text:
                 self.summaries.append(summary)
 
     async def summarize(self, session: Session) -> SessionSummary:
+        """Summarise one session (traced as its ``summarize`` operation).
+
+        Asks the extractor when it is a language model, else (or when the call fails or the
+        reply is empty) writes the extractive summary; see :meth:`_summarize`.
+        """
+        reads = turn_reads(session.turns) if tracing() else []
+        if reads and self.uses_llm and self.summaries:
+            reads.append((summary_var(self.summaries[-1].session_id), self.summaries[-1].text))
+        with write_op("summarize", "extraction", session, reads) as op:
+            summary = await self._summarize(session)
+            op.write(summary_var(session.id), summary.text)
+            op.set(source_turn_ids=list(summary.source_turn_ids))
+        return summary
+
+    async def _summarize(self, session: Session) -> SessionSummary:
         """Ask the extractor for a summary; use the extractive one without a model or on failure.
 
         A failed call or an empty reply is counted in ``stats["failed_calls"]`` before falling
@@ -94,19 +118,25 @@ class SummaryMemory(MemorySystem):
             )
             self.stats["llm_calls"] += 1
             (result,) = await self.extractor.generate([request])
+            op = current_op()
+            op.usage(self.extractor.spec, result.input_tokens, result.output_tokens)
             text = " ".join(result.text.split())
             if result.error is None and text:
                 turn_ids = tuple(t.id for t in session.turns)
                 return SessionSummary(session.id, session.started_at, text, turn_ids)
             self.stats["failed_calls"] += 1
+            op.set(fallback=True, llm_error=result.error or "empty reply")
         text, turn_ids = extractive_summary(session)
         return SessionSummary(session.id, session.started_at, text, turn_ids)
 
+    @traced_retrieve(ranked=False)
     async def retrieve(self, question: Question) -> RetrievedContext:
         """Every summary of a session before the question, ``[date] summary`` per line."""
         started = time.perf_counter()
         seen = [s for s in self.summaries if asked_after(s.at, question.asked_at)]
         turn_ids = dict.fromkeys(t for s in seen for t in s.source_turn_ids)
+        if tracing():
+            read_items(summary_var(s.session_id) for s in seen)
         return self._context(
             render_units(seen),
             started,

@@ -4,12 +4,17 @@ Build it with :func:`build_report`; extend it with :func:`register_section` (a n
 page) or :data:`QUESTION_DETAILS` (extra rows per answer in the drill-down).
 """
 
+from umb.report._attribution import register as _register_attribution
 from umb.report._build import Report, build_report
 from umb.report._context import ReportContext, ReportOptions, Section, SectionBuilder
 from umb.report._leaderboard import fmt_score, format_leaderboard, leaderboard_rows
 from umb.report._load import Entry, ReportData, RunData, load_report_data, load_run
 from umb.report._native import format_native
 from umb.report._sections import QUESTION_DETAILS, SECTIONS, register_section
+from umb.report._traces import register as _register_traces
+
+_register_traces()
+_register_attribution()
 
 __all__ = [
     "QUESTION_DETAILS",

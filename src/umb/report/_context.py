@@ -43,10 +43,15 @@ class ReportOptions:
     Attributes:
         max_questions: Questions shown in the drill-down (the page stays loadable for big runs).
         raw_chars: Characters of each raw answer shown before it is cut.
+        max_trace_pictures: Failed questions whose evidence graph is drawn into the drill-down
+            (the first ones shown); 0 draws none.
+        trace_max_nodes: Variable versions per evidence graph at most.
     """
 
     max_questions: int = 500
     raw_chars: int = 1500
+    max_trace_pictures: int = 50
+    trace_max_nodes: int = 40
 
 
 def _fmt_score(value: Any) -> str:

@@ -158,13 +158,16 @@ class Trace:
         *,
         sources: Iterable[str] | None = None,
         max_nodes: int | None = 200,
+        also: Iterable[str] = (),
     ) -> Subgraph:
         """The evidence subgraph of one question.
 
         Its operations and their inputs and outputs, plus their upstream lineage. With
         ``sources`` (identities such as the gold evidence turns), the lineage is cut to what lies
         on a path from one of them; ``max_nodes`` caps the number of variable versions, nearest
-        to the question first.
+        to the question first. ``also`` names operations (with their reads and writes) and
+        versions (``identity@version``) to draw as well, kept before any other when cutting:
+        an attribution's evidence path and faulty operation, which may lie off the lineage.
         """
         q_ops = self.question_ops(question_id)
         starts = [k for o in q_ops for k in (*o.reads, *o.writes)]
@@ -178,10 +181,14 @@ class Trace:
             keep_o = {o.id for o in down.ops} | {o.id for o in q_ops}
             ops = {i: o for i, o in ops.items() if i in keep_o}
             nodes = {k: n for k, n in nodes.items() if k in keep_n}
+        extra = self._extra_keys(also, ops)
+        for k in extra:
+            if k in self._nodes:
+                nodes[k] = self._nodes[k]
         kept = list(nodes.values())
         truncated = max_nodes is not None and len(kept) > max_nodes
         if truncated:
-            order = {k: i for i, k in enumerate(self._nearest_first(starts))}
+            order = {k: i for i, k in enumerate([*extra, *self._nearest_first(starts)])}
             kept.sort(key=lambda n: order.get(n.key, len(order)))
             kept = kept[:max_nodes]
             keys = {n.key for n in kept}
@@ -193,6 +200,20 @@ class Trace:
         return Subgraph(tuple(sorted(ops.values(), key=lambda o: o.seq)), tuple(kept), truncated)
 
     # -- internals ---------------------------------------------------------------------------
+
+    def _extra_keys(self, also: Iterable[str], ops: dict[str, Operation]) -> list[NodeKey]:
+        """Add the operations named in ``also`` to ``ops``; return the versions to draw."""
+        keys: list[NodeKey] = []
+        for item in also:
+            op = self._op.get(item)
+            if op is not None:
+                ops[op.id] = op
+                keys.extend((*op.reads, *op.writes))
+                continue
+            identity, sep, version = item.rpartition("@")
+            if sep and version.isdigit():
+                keys.append((identity, int(version)))
+        return list(dict.fromkeys(keys))
 
     def _keys(self, identity: str) -> list[NodeKey]:
         return [n.key for n in self._versions.get(identity, ())]

@@ -54,6 +54,7 @@ def render_subgraph(
     *,
     sources: Iterable[str] | None = None,
     max_nodes: int | None = 120,
+    also: Iterable[str] = (),
 ) -> bytes:
     """Draw the evidence subgraph of one question.
 
@@ -65,6 +66,8 @@ def render_subgraph(
         sources: Identities to draw paths from (e.g. the gold evidence turns); default: all
             upstream lineage.
         max_nodes: At most this many variable versions, nearest to the question first.
+        also: Operation ids and versions (``identity@version``) to draw as well, such as an
+            attribution's evidence path; the highlighted operation is always drawn.
 
     Returns:
         The picture (or DOT source) as bytes.
@@ -75,11 +78,12 @@ def render_subgraph(
     """
     if fmt not in FORMATS:
         raise ConfigError(f"unknown picture format {fmt!r}; choose one of {', '.join(FORMATS)}")
-    sub = trace.question_subgraph(question_id, sources=sources, max_nodes=max_nodes)
-    if not sub.ops:
-        raise ConfigError(f"the trace holds no operation of question {question_id}")
     if highlight_op is not None and highlight_op not in {o.id for o in trace.ops}:
         raise ConfigError(f"the trace holds no operation {highlight_op!r}")
+    extra = [*also, highlight_op] if highlight_op is not None else list(also)
+    sub = trace.question_subgraph(question_id, sources=sources, max_nodes=max_nodes, also=extra)
+    if not any(o.question_id == question_id for o in sub.ops):
+        raise ConfigError(f"the trace holds no operation of question {question_id}")
     import graphviz  # a core dependency, imported here to keep `import umb.trace` light
 
     title = f"{question_id}" + (" (cut to the nearest nodes)" if sub.truncated else "")

@@ -8,6 +8,7 @@ import threading
 import time
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
+from hashlib import sha256 as _sha256
 from pathlib import Path
 from typing import Any
 
@@ -17,14 +18,21 @@ from umb.trace._file import (
     FORMAT_NAME,
     FORMAT_VERSION,
     TraceFileWriter,
+    dump_record,
     scan_trace,
 )
-from umb.trace._ids import digest
+from umb.trace._ids import HASH_CHARS, digest, utf8
 from umb.trace._null import NULL_TRACER, BaseTracer, OpHandle
 from umb.trace._op import _Op
 from umb.trace._resume import ResumeState, resume_state
 
 _perf_ns = time.perf_counter_ns
+
+# Input texts (a dialogue's turns) are registered by every tracer of a run, one per memory
+# system: their hash and value record are made once per process. Bounded, so a long-lived process
+# does not keep every text it ever traced.
+_TEXTS: dict[str, tuple[str, bytes]] = {}
+_TEXTS_MAX = 50_000
 
 
 @dataclass(frozen=True)
@@ -172,11 +180,25 @@ class Tracer(BaseTracer):
         """Hash ``value``; queue its value record the first time its content is seen."""
         if value is ...:
             return None
+        if type(value) is str:  # the common case: inputs (turn texts), often seen before
+            known = _TEXTS.get(value)
+            if known is None:
+                raw = utf8(value)
+                h = _sha256(raw).hexdigest()[:HASH_CHARS]
+                known = (h, dump_record({"t": "val", "h": h, "size": len(raw), "value": value}))
+                if len(_TEXTS) >= _TEXTS_MAX:
+                    _TEXTS.clear()
+                _TEXTS[value] = known
+            h = known[0]
+            if h not in self._seen:
+                self._seen.add(h)
+                self._queue.append(known[1])
+            return h
         h, size, payload = digest(value)
         if h not in self._seen:
             # Two threads may both queue the same new value: harmless, the reader keeps one.
             self._seen.add(h)
-            self._file.append({"t": "val", "h": h, "size": size, "value": payload})
+            self._queue.append(dump_record({"t": "val", "h": h, "size": size, "value": payload}))
         return h
 
     def _next_version(self, identity: str) -> int:
@@ -197,10 +219,18 @@ class Tracer(BaseTracer):
             cur = self._cur.get(identity)
             if cur is not None and (not force or h is None or cur[1] == h):
                 return cur
-            v = self._next_version(identity)
+            ctr = self._ver.get(identity)
+            if ctr is None:
+                # A first sight (every turn of a run): the version goes into the seed of a
+                # counter made only if the identity is ever written, which inputs rarely are.
+                v = self._max[identity] = self._max.get(identity, 0) + 1
+            else:
+                v = next(ctr)
             self._cur[identity] = (v, h)
-            self._file.append({"t": "src", "var": identity, "v": v, "h": h})
-            return (v, h)
+            self._queue.append(dump_record({"t": "src", "var": identity, "v": v, "h": h}))
+        if len(self._queue) >= self._flush_every:
+            self._file.flush()
+        return (v, h)
 
     def _new_version(
         self, op: _Op, identity: str, h: str | None, kind: str

@@ -9,6 +9,8 @@ from typing import Any, TypeVar
 
 import click
 
+from umb._cli._options import endpoint_options
+
 F = TypeVar("F", bound=Callable[..., Any])
 
 _OPTIONS = (
@@ -39,35 +41,6 @@ _OPTIONS = (
         show_default=True,
         help="Tries per session when a reply is broken or leaks a later fact.",
     ),
-    click.option("--base-url", help="OpenAI-compatible endpoint (default $OPENAI_BASE_URL)."),
-    click.option(
-        "--api-key-env",
-        default="OPENAI_API_KEY",
-        show_default=True,
-        help="Environment variable that holds the API key (never stored).",
-    ),
-    click.option(
-        "--concurrency",
-        type=int,
-        default=8,
-        show_default=True,
-        help="Requests in flight; dialogues run concurrency/4 at a time.",
-    ),
-    click.option(
-        "--timeout",
-        "timeout_s",
-        type=float,
-        default=300.0,
-        show_default=True,
-        help="Seconds per request attempt.",
-    ),
-    click.option(
-        "--max-retries",
-        type=int,
-        default=5,
-        show_default=True,
-        help="Retries per request on 429, 5xx and timeouts.",
-    ),
     click.option(
         "--cache",
         "cache_path",
@@ -81,11 +54,16 @@ _OPTIONS = (
 )
 
 
+_ENDPOINT = endpoint_options(
+    concurrency_help="Requests in flight; dialogues run concurrency/4 at a time.", timeout_s=300.0
+)
+
+
 def llm_render_options(f: F) -> F:
     """Add the LLM renderer's options to a click command."""
     for option in reversed(_OPTIONS):
         f = option(f)
-    return f
+    return _ENDPOINT(f)
 
 
 def build_job(

@@ -6,6 +6,7 @@ from pathlib import Path
 
 import click
 
+from umb._cli._options import endpoint_options
 from umb.memory import MemoryConfig
 
 
@@ -51,34 +52,8 @@ from umb.memory import MemoryConfig
     help="Run directory; rerunning the same command resumes it.",
 )
 @click.option("--limit", type=int, help="Only the first N questions of the benchmark.")
-@click.option(
-    "--concurrency",
-    type=int,
-    default=8,
-    show_default=True,
-    help="Dialogues at once, and requests in flight per model.",
-)
-@click.option("--base-url", help="OpenAI-compatible endpoint (default $OPENAI_BASE_URL).")
-@click.option(
-    "--api-key-env",
-    default="OPENAI_API_KEY",
-    show_default=True,
-    help="Environment variable that holds the API key (never stored).",
-)
-@click.option(
-    "--timeout",
-    "timeout_s",
-    type=float,
-    default=60.0,
-    show_default=True,
-    help="Seconds per API request attempt.",
-)
-@click.option(
-    "--max-retries",
-    type=int,
-    default=5,
-    show_default=True,
-    help="Retries per API request on 429, 5xx and timeouts.",
+@endpoint_options(
+    concurrency_help="Dialogues at once, and requests in flight per model.", timeout_s=60.0
 )
 @click.option(
     "--max-input-tokens",

@@ -7,6 +7,7 @@ from pathlib import Path
 
 import click
 
+from umb._cli._options import endpoint_options
 from umb.statetrack._prompts import DATE_STYLES, ORDERS
 from umb.statetrack._tasks import TASKS
 
@@ -122,31 +123,7 @@ def build(
     show_default=True,
     help="offline only: tokens of fact lines the baseline remembers.",
 )
-@click.option(
-    "--concurrency", type=int, default=8, show_default=True, help="Requests in flight (API models)."
-)
-@click.option("--base-url", help="OpenAI-compatible endpoint (default $OPENAI_BASE_URL).")
-@click.option(
-    "--api-key-env",
-    default="OPENAI_API_KEY",
-    show_default=True,
-    help="Environment variable that holds the API key (never stored).",
-)
-@click.option(
-    "--timeout",
-    "timeout_s",
-    type=float,
-    default=120.0,
-    show_default=True,
-    help="Seconds per API request attempt.",
-)
-@click.option(
-    "--max-retries",
-    type=int,
-    default=5,
-    show_default=True,
-    help="Retries per API request on 429, 5xx and timeouts.",
-)
+@endpoint_options(concurrency_help="Requests in flight (API models).", timeout_s=120.0)
 @click.option("--max-tokens", type=int, help="Cap on reply tokens (default: sized per prompt).")
 @click.option("--device", help="hf only: torch device, e.g. cuda:0 or cpu.")
 @click.option("--allow-download", is_flag=True, help="hf only: fetch weights from the Hub.")

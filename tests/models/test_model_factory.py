@@ -29,7 +29,7 @@ def test_unknown_spec_suggests_the_nearest(spec, hint):
 
 def test_unrelated_spec_lists_the_forms():
     with pytest.raises(ConfigError) as info:
-        load_model("claude")
+        load_model("banana")
     assert "did you mean" not in str(info.value)
     assert "offline, oracle, openai/<model>, hf/<path>" in str(info.value)
 

@@ -3,16 +3,17 @@
 from __future__ import annotations
 
 import os
-import signal
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
+from _kill import kill_after
 
 from umb.eval._runlog import read_records
 from umb.testing import OpenAIServer
+
+ENV = {**os.environ, "OPENAI_API_KEY": "sk-kill-test"}
 
 pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="needs SIGKILL")
 
@@ -29,34 +30,6 @@ def _command(bench: Path, out: Path, server: OpenAIServer) -> list[str]:
     ]  # fmt: skip
 
 
-def _complete_lines(path: Path) -> list[bytes]:
-    if not path.exists():
-        return []
-    return [line for line in path.read_bytes().splitlines(keepends=True) if line.endswith(b"\n")]
-
-
-def _kill_after(command: list[str], records: Path, at_least: int) -> list[bytes]:
-    """Start the command, SIGKILL it once ``records`` holds ``at_least`` lines; return them."""
-    env = {**os.environ, "OPENAI_API_KEY": "sk-kill-test"}
-    proc = subprocess.Popen(command, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-    try:
-        deadline = time.monotonic() + 60
-        while len(_complete_lines(records)) < at_least:
-            assert proc.poll() is None, proc.stderr.read().decode() if proc.stderr else ""
-            assert time.monotonic() < deadline, "the run never got going"
-            time.sleep(0.01)
-        proc.send_signal(signal.SIGKILL)
-        proc.wait(timeout=10)
-    finally:
-        if proc.poll() is None:
-            proc.kill()
-            proc.wait()
-        if proc.stderr is not None:
-            proc.stderr.close()
-    assert proc.returncode == -signal.SIGKILL
-    return _complete_lines(records)
-
-
 def test_killed_runs_resume_without_losing_or_repeating_a_record(
     demo_bench: Path, tmp_path: Path, openai_server: OpenAIServer
 ) -> None:
@@ -65,9 +38,9 @@ def test_killed_runs_resume_without_losing_or_repeating_a_record(
     records = out / "records.jsonl"
     command = _command(demo_bench, out, openai_server)
 
-    before_first = _kill_after(command, records, at_least=8)
+    before_first = kill_after(command, records, 8, ENV)
     assert 8 <= len(before_first) < EXPECTED
-    before_second = _kill_after(command, records, at_least=len(before_first) + 15)
+    before_second = kill_after(command, records, len(before_first) + 15, ENV)
     assert before_second[: len(before_first)] == before_first  # nothing rewritten
     assert len(before_second) < EXPECTED
 

@@ -5,14 +5,13 @@ versions of the same values."""
 from __future__ import annotations
 
 import os
-import signal
 import subprocess
 import sys
-import time
 from pathlib import Path
 from typing import Any
 
 import pytest
+from _kill import kill_after
 
 from umb.eval import RunConfig, read_records, run_eval, trace_path
 from umb.testing import OpenAIServer
@@ -34,31 +33,6 @@ def _command(bench: Path, out: Path, server: OpenAIServer) -> list[str]:
     ]  # fmt: skip
 
 
-def _lines(path: Path) -> int:
-    return path.read_bytes().count(b"\n") if path.exists() else 0
-
-
-def _kill_after(command: list[str], records: Path, at_least: int) -> int:
-    """Start the command, SIGKILL it once ``records`` holds ``at_least`` lines."""
-    proc = subprocess.Popen(command, env=ENV, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-    try:
-        deadline = time.monotonic() + 60
-        while _lines(records) < at_least:
-            assert proc.poll() is None, proc.stderr.read().decode() if proc.stderr else ""
-            assert time.monotonic() < deadline, "the run never got going"
-            time.sleep(0.005)
-        proc.send_signal(signal.SIGKILL)
-        proc.wait(timeout=10)
-    finally:
-        if proc.poll() is None:
-            proc.kill()
-            proc.wait()
-        if proc.stderr is not None:
-            proc.stderr.close()
-    assert proc.returncode == -signal.SIGKILL
-    return _lines(records)
-
-
 def _ops(trace: Trace) -> dict[str, tuple[Any, ...]]:
     # seq and timings differ between runs; "cached" marks answers a resumed run took from the
     # response cache. Everything else must be the same.
@@ -75,8 +49,8 @@ def test_a_killed_traced_run_resumes_into_the_uninterrupted_trace(
     openai_server.control(latency=0.03, default_reply='{"answerable": false, "answer": "no"}')
     out = tmp_path / "killed"
     command = _command(demo_bench, out, openai_server)
-    first = _kill_after(command, out / "records.jsonl", at_least=6)
-    second = _kill_after(command, out / "records.jsonl", at_least=first + 20)
+    first = len(kill_after(command, out / "records.jsonl", 6, ENV))
+    second = len(kill_after(command, out / "records.jsonl", first + 20, ENV))
     assert 6 <= first < second < EXPECTED
     finish = subprocess.run(command, env=ENV, capture_output=True, text=True, timeout=120,
                             check=False)  # fmt: skip

@@ -134,3 +134,23 @@ def write_export(path: Path, data: Any) -> None:
 def text_hash(text: str) -> str:
     """Short sha256 of a text (prompt templates are recorded by this hash)."""
     return hashlib.sha256(text.encode()).hexdigest()[:16]
+
+
+def umb_question_extension(q: Question) -> dict[str, Any]:
+    """The ``umb_question`` key an export adds so a re-import restores umb's own fields.
+
+    Turn ids are left out: the peer format carries them in its own evidence field.
+    """
+    return {
+        "id": q.id,
+        "family": q.family,
+        "asked_at": q.asked_at,
+        "gold": q.gold,
+        "answer_components": list(q.answer_components),
+        "evidence": {
+            "event_ids": list(q.evidence.event_ids),
+            "fact_ids": list(q.evidence.fact_ids),
+            "session_ids": list(q.evidence.session_ids),
+        },
+        "meta": q.meta,
+    }

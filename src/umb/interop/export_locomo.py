@@ -16,7 +16,12 @@ from typing import Any
 
 from umb.bench._io import Benchmark
 from umb.bench._records import Dialogue, Question
-from umb.interop._common import native_answer_text, read_native, write_export
+from umb.interop._common import (
+    native_answer_text,
+    read_native,
+    umb_question_extension,
+    write_export,
+)
 from umb.interop._dates import format_locomo_datetime, parse_locomo_datetime
 from umb.interop._locomo_spec import CAPTION_SUFFIX, FAMILY_TO_CATEGORY
 from umb.interop._log import InteropLog
@@ -139,17 +144,5 @@ def _qa(q: Question, dia_of: dict[str, str], log: InteropLog) -> dict[str, Any]:
         item["answer"] = native_answer_text(q)
     item["evidence"] = evidence
     item["category"] = cat
-    item["umb_question"] = {
-        "id": q.id,
-        "family": q.family,
-        "asked_at": q.asked_at,
-        "gold": q.gold,
-        "answer_components": list(q.answer_components),
-        "evidence": {
-            "event_ids": list(q.evidence.event_ids),
-            "fact_ids": list(q.evidence.fact_ids),
-            "session_ids": list(q.evidence.session_ids),
-        },
-        "meta": q.meta,
-    }
+    item["umb_question"] = umb_question_extension(q)
     return item

@@ -15,7 +15,7 @@ from typing import Any
 
 from umb.bench._io import Benchmark
 from umb.bench._records import Dialogue, Question, Session
-from umb.interop._common import native_answer_text, write_export
+from umb.interop._common import native_answer_text, umb_question_extension, write_export
 from umb.interop._dates import format_longmemeval_datetime
 from umb.interop._lme_instance import is_abstention_id
 from umb.interop._log import InteropLog
@@ -134,19 +134,7 @@ def _umb_instance(q: Question, d: Dialogue, log: InteropLog) -> dict[str, Any]:
                 for s in sessions
             ],
         },
-        "umb_question": {
-            "id": q.id,
-            "family": q.family,
-            "asked_at": q.asked_at,
-            "gold": q.gold,
-            "answer_components": list(q.answer_components),
-            "evidence": {
-                "event_ids": list(q.evidence.event_ids),
-                "fact_ids": list(q.evidence.fact_ids),
-                "session_ids": list(q.evidence.session_ids),
-            },
-            "meta": q.meta,
-        },
+        "umb_question": umb_question_extension(q),
     }
 
 

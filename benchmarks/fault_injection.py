@@ -21,8 +21,8 @@ import tempfile
 import time
 from pathlib import Path
 
-from umb.trace import FAULT_KINDS
-from umb.trace._faults_run import SYSTEMS, run_fault_injection_sync, status_counts
+from umb.attribute import FAULT_KINDS
+from umb.attribute._faults_run import SYSTEMS, run_fault_injection_sync, status_counts
 
 
 def _table(rows: list[dict[str, object]]) -> str:
@@ -48,7 +48,7 @@ def main() -> int:
     with tempfile.TemporaryDirectory(prefix="umb-faults-") as tmp:
         bench = args.bench
         if bench is None:
-            from umb.bench._generate import generate, resolve_config
+            from umb.pipeline._generate import generate, resolve_config
 
             bench = Path(tmp) / "demo"
             generate(resolve_config("demo"), bench)

@@ -24,10 +24,10 @@ import time
 from pathlib import Path
 from typing import Any
 
-from umb.bench._generate import generate, resolve_config
-from umb.eval._runconfig import RunConfig
-from umb.eval._runlog import read_records
-from umb.eval._runner import run_eval
+from umb.pipeline._generate import generate, resolve_config
+from umb.run._config import RunConfig
+from umb.run._log import read_records
+from umb.run._runner import run_eval
 from umb.testing import running_server
 
 OFFLINE_SYSTEMS = ("full_context", "rag_bm25", "rag_dense", "mem0_style", "no_context",

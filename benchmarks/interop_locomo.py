@@ -38,7 +38,7 @@ def bm25_recall(bench: Path, ks: tuple[int, ...]) -> dict[str, float]:
     import bm25s
 
     from umb.bench import Benchmark
-    from umb.interop.scorers.locomo import LoCoMoRecall
+    from umb.interop.locomo._scorers import LoCoMoRecall
 
     b = Benchmark.open(bench)
     native = {s["dialogue_id"]: s for s in _native(bench)}
@@ -88,7 +88,7 @@ def main() -> None:
     from umb.bench import Benchmark
     from umb.interop import export_locomo, import_locomo
     from umb.interop._common import native_answer_text
-    from umb.interop.scorers.locomo import LoCoMoF1
+    from umb.interop.locomo._scorers import LoCoMoF1
 
     root = Path(tempfile.mkdtemp(prefix="umb-interop-"))
     bench = root / "bench"

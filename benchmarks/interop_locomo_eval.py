@@ -31,11 +31,11 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--file", type=Path, default=DEFAULT)
     opts = parser.parse_args()
-    from umb.eval import RunConfig, run_eval
-    from umb.eval._runconfig import parse_granularity
     from umb.interop import import_locomo
     from umb.memory import MemoryConfig
     from umb.report import format_native
+    from umb.run import RunConfig, run_eval
+    from umb.run._config import parse_granularity
 
     root = Path(tempfile.mkdtemp(prefix="umb-locomo-eval-"))
     bench = root / "bench"

@@ -77,7 +77,7 @@ def main() -> None:
     with tempfile.TemporaryDirectory(prefix="umb-mem0-timing-") as tmp:
         bench = args.bench
         if bench is None:
-            from umb.bench._generate import generate, resolve_config
+            from umb.pipeline._generate import generate, resolve_config
 
             bench = Path(tmp) / "bench"
             generate(resolve_config("demo"), bench)

@@ -19,11 +19,11 @@ from collections import defaultdict
 from pathlib import Path
 
 from umb.bench import Benchmark
-from umb.bench._generate import generate, resolve_config
-from umb.eval import score_reply
 from umb.memory._render import render_sessions
 from umb.models import _offline_index
 from umb.models.offline import read
+from umb.pipeline._generate import generate, resolve_config
+from umb.scoring import score_reply
 
 
 def main() -> None:

@@ -38,8 +38,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-import umb.eval._runner as runner
-from umb.eval import RunConfig, run_eval, trace_paths
+import umb.run._runner as runner
+from umb.run import RunConfig, run_eval, trace_paths
 from umb.trace import read_trace
 
 SYSTEMS = ("full_context", "no_context", "oracle_evidence", "rag_bm25", "rag_dense",
@@ -86,7 +86,7 @@ def one_run(bench: Path, out: Path, trace: bool, clock: _AttributionClock) -> di
 
 def overhead(repeat: int) -> dict[str, Any]:
     """Tracing on vs off on the demo benchmark, interleaved; medians and their ratio."""
-    from umb.bench._generate import generate, resolve_config
+    from umb.pipeline._generate import generate, resolve_config
 
     clock = _AttributionClock(runner.attribute_run)
     runner.attribute_run = clock
@@ -155,7 +155,7 @@ def child(mode: str, bench: Path) -> None:
 
 def instructions() -> dict[str, Any]:
     """Executed instructions of the evaluation, tracing on and off (see the module docstring)."""
-    from umb.bench._generate import generate, resolve_config
+    from umb.pipeline._generate import generate, resolve_config
 
     if shutil.which("valgrind") is None:
         raise SystemExit("--instructions needs valgrind (Debian: apt-get install valgrind)")

@@ -1,4 +1,20 @@
-"""umb (UnifiedMemBench): measure memory in LLMs and LLM memory systems."""
+"""umb (UnifiedMemBench): measure memory in LLMs and LLM memory systems.
+
+The verbs::
+
+    bench = umb.generate("bench", preset="demo")        # world -> dialogues -> questions
+    outcome = umb.evaluate(bench="bench", out="run", systems=("rag_bm25",), model="offline")
+    umb.import_benchmark("locomo", "locomo10.json", "locomo")
+    umb.export_benchmark("bench", "longmemeval", "bench.json")
+
+and the records they read and write (:class:`Benchmark`, :class:`Question`, …). Everything else
+lives in the subpackages (docs/architecture.md).
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
 
 from umb._errors import (
     ConfigError,
@@ -9,16 +25,69 @@ from umb._errors import (
     RateLimited,
     UmbError,
 )
+from umb._version import __version__
 
-__version__ = "0.1.0"
+if TYPE_CHECKING:
+    from umb.bench import Benchmark, Dialogue, Evidence, Fact, Question, Session, Turn
+    from umb.pipeline._api import (
+        evaluate,
+        export_benchmark,
+        generate,
+        import_benchmark,
+        load_benchmark,
+    )
+    from umb.pipeline._generate import GenerateConfig
+    from umb.run import RunConfig, RunOutcome
+
+# The verbs and records load on first use, so ``import umb`` (and ``umb --help``) stays fast.
+_LAZY: dict[str, str] = {
+    **dict.fromkeys(
+        ("Benchmark", "Dialogue", "Evidence", "Fact", "Question", "Session", "Turn"), "umb.bench"
+    ),
+    **dict.fromkeys(
+        ("evaluate", "export_benchmark", "generate", "import_benchmark", "load_benchmark"),
+        "umb.pipeline._api",
+    ),
+    "GenerateConfig": "umb.pipeline._generate",
+    "RunConfig": "umb.run",
+    "RunOutcome": "umb.run",
+}
+
+
+def __getattr__(name: str) -> Any:
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module 'umb' has no attribute {name!r}")
+    value = getattr(importlib.import_module(module), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *_LAZY})
 
 __all__ = [
+    "Benchmark",
     "ConfigError",
     "DataError",
+    "Dialogue",
     "EndpointError",
     "EndpointTimeout",
+    "Evidence",
+    "Fact",
+    "GenerateConfig",
     "MissingDependencyError",
+    "Question",
     "RateLimited",
+    "RunConfig",
+    "RunOutcome",
+    "Session",
+    "Turn",
     "UmbError",
     "__version__",
+    "evaluate",
+    "export_benchmark",
+    "generate",
+    "import_benchmark",
+    "load_benchmark",
 ]

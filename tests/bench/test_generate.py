@@ -11,9 +11,9 @@ import pytest
 
 from umb._errors import ConfigError
 from umb.bench import Benchmark
-from umb.bench._generate import generate, resolve_config
-from umb.bench._merge import merge_shards
 from umb.bench._validate import validate
+from umb.pipeline._generate import generate, resolve_config
+from umb.pipeline._merge import merge_shards
 
 FILES = ("manifest.json", "world.json", "dialogues.jsonl", "questions.jsonl", "facts.jsonl")
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from _eval_cases import MA_FALSE, MA_TRUE, TR_ORDER, with_answer
 
-from umb.eval import get_scorer
+from umb.scoring import get_scorer
 
 
 def _score(q, answer):  # type: ignore[no-untyped-def]

@@ -11,14 +11,8 @@ import numpy as np
 import pytest
 from _eval_cases import ES, IE, MA_FALSE, MSR, with_answer
 
-from umb.eval import (
-    JUDGE_PROMPT_SHA256,
-    RECORD_KEYS,
-    Judge,
-    aggregate,
-    score_replies,
-)
 from umb.models._api import GenerateRequest, GenerateResult
+from umb.scoring import JUDGE_PROMPT_SHA256, RECORD_KEYS, Judge, aggregate, score_replies
 
 
 class ScriptedJudge:
@@ -172,6 +166,8 @@ def test_empty_families_and_missing_keys() -> None:
 
 
 def test_public_names_are_importable() -> None:
-    import umb.eval
+    import umb.run
+    import umb.scoring
 
-    assert all(hasattr(umb.eval, name) for name in umb.eval.__all__)
+    for module in (umb.run, umb.scoring):
+        assert all(hasattr(module, name) for name in module.__all__)

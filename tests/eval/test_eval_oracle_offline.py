@@ -14,12 +14,13 @@ from _eval_cases import ABS, ALL, IE, TR_BETWEEN
 
 from umb import ConfigError
 from umb.bench import Question
-from umb.eval import build_request, parse_answer, score_reply
 from umb.families import FAMILIES, REQUIRED_FIELDS
 from umb.models._api import GenerateRequest
 from umb.models._offline_time import clock_minutes, resolve_date
 from umb.models.offline import OfflineModel, read
 from umb.models.oracle import OracleModel
+from umb.run import build_request
+from umb.scoring import parse_answer, score_reply
 
 # Session 2 is on Saturday 2021-03-20, so "last Tuesday" is 2021-03-16 and "two days ago" 03-18.
 HISTORY = """[Session 1 | 2021-03-06 10:15]

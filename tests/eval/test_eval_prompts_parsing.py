@@ -10,14 +10,9 @@ from _eval_cases import ABS, ALL, IE, KU
 
 from umb import ConfigError
 from umb.bench import Question
-from umb.eval import (
-    FAMILY_INSTRUCTIONS,
-    build_messages,
-    build_request,
-    parse_answer,
-    prompt_sha256,
-)
 from umb.families import REQUIRED_FIELDS
+from umb.run import FAMILY_INSTRUCTIONS, build_messages, build_request, prompt_sha256
+from umb.scoring import parse_answer
 
 HISTORY = "[Session 1 | 2021-03-20 18:30]\nMaya: I adopted a dog called Biscuit."
 

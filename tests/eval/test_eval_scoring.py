@@ -25,8 +25,8 @@ from _eval_cases import (
 
 from umb import ConfigError
 from umb.bench import Question
-from umb.eval import SCORERS, get_scorer, normalise_tokens, score_reply
 from umb.families import FAMILIES
+from umb.scoring import SCORERS, get_scorer, normalise_tokens, score_reply
 
 
 def _score(q: Question, answer: dict[str, Any] | str) -> float | None:

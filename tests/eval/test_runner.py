@@ -12,11 +12,11 @@ import pytest
 from umb._errors import ConfigError, DataError
 from umb.bench import Dialogue, Evidence, Interlocutor, Question, Session, Turn
 from umb.bench._write import write_benchmark
-from umb.eval._runconfig import RunConfig, public_url
-from umb.eval._runlog import read_records
-from umb.eval._runner import run_eval
 from umb.families import FAMILIES
 from umb.memory import MemorySystem, RetrievedContext, memory_system_names, register_memory_system
+from umb.run._config import RunConfig, public_url
+from umb.run._log import read_records
+from umb.run._runner import run_eval
 
 SEEN: dict[str, list[str]] = {}
 """question id -> ids of the sessions the spy had ingested when the question was asked."""
@@ -307,8 +307,8 @@ def test_long_id_lists_are_capped_in_records() -> None:
     import asyncio
     import dataclasses
 
-    from umb.eval._runrecord import MAX_SOURCE_TURN_IDS, answer_question
     from umb.models import load_model
+    from umb.run._record import MAX_SOURCE_TURN_IDS, answer_question
 
     turns = tuple(f"D0001:S001:T{i:04d}" for i in range(MAX_SOURCE_TURN_IDS + 1))
     question = _question("Q-D0001-ABS-01", "D0001", "2021-12-31T10:00")

@@ -9,9 +9,9 @@ from typing import Any
 
 import pytest
 
-from umb.eval._runconfig import RunConfig
-from umb.eval._runlog import read_records
-from umb.eval._runner import run_eval
+from umb.run._config import RunConfig
+from umb.run._log import read_records
+from umb.run._runner import run_eval
 from umb.testing import OpenAIServer
 
 SECRET = "sk-umb-runner-test-2b7f0c1d-never-store-me"

@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 from _kill import kill_after
 
-from umb.eval import RunConfig, read_records, run_eval, trace_path
+from umb.run import RunConfig, read_records, run_eval, trace_path
 from umb.testing import OpenAIServer
 from umb.trace import Trace, read_trace
 

@@ -13,11 +13,11 @@ from click.testing import CliRunner
 from umb._cli.main import cli
 from umb._errors import ConfigError
 from umb.bench import Benchmark
-from umb.eval._runconfig import RunConfig
-from umb.eval._runlog import read_records
-from umb.eval._runner import run_eval
-from umb.interop.scorers.locomo import LoCoMoF1
+from umb.interop.locomo._scorers import LoCoMoF1
 from umb.report import build_report
+from umb.run._config import RunConfig
+from umb.run._log import read_records
+from umb.run._runner import run_eval
 
 # conv-26, the first conversation: all five categories (its adversarial items come last).
 CONV26 = 199

@@ -13,22 +13,22 @@ import pytest
 
 from umb._errors import ConfigError
 from umb.bench import Benchmark, Question
-from umb.eval._peer import PeerScoring, answer_scorer_names, check_scorer
-from umb.eval._profiles import (
+from umb.interop import import_longmemeval
+from umb.interop._common import text_hash
+from umb.interop.longmemeval._judge import TEMPLATES
+from umb.memory import RetrievedContext
+from umb.models._api import GenerateRequest, GenerateResult
+from umb.models.offline import OfflineModel
+from umb.run._config import RunConfig
+from umb.run._log import read_records
+from umb.run._profiles import (
     NOT_MENTIONED_OPTION,
     build_profile_request,
     profile_for,
 )
-from umb.eval._runconfig import RunConfig
-from umb.eval._runlog import read_records
-from umb.eval._runner import run_eval
-from umb.eval._runrecord import answer_question
-from umb.interop import import_longmemeval
-from umb.interop._common import text_hash
-from umb.interop.scorers.longmemeval_judge import TEMPLATES
-from umb.memory import RetrievedContext
-from umb.models._api import GenerateRequest, GenerateResult
-from umb.models.offline import OfflineModel
+from umb.run._record import answer_question
+from umb.run._runner import run_eval
+from umb.scoring._peer import PeerScoring, answer_scorer_names, check_scorer
 from umb.testing import OpenAIServer
 
 from .conftest import lme_instance

@@ -9,8 +9,7 @@ import pytest
 from umb.bench import Benchmark
 from umb.bench._records import Evidence, Question
 from umb.interop._common import native_answer_text
-from umb.interop.scorers import PEER_SCORERS, load_peer_scorer
-from umb.interop.scorers.locomo import (
+from umb.interop.locomo._scorers import (
     LoCoMoF1,
     LoCoMoRecall,
     locomo_f1,
@@ -18,6 +17,7 @@ from umb.interop.scorers.locomo import (
     normalize_answer,
     token_f1,
 )
+from umb.scoring import PEER_SCORERS, load_peer_scorer
 
 # (prediction, gold, category, expected) — each worked out by hand from the spec's rules.
 CASES = [

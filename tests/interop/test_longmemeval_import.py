@@ -10,7 +10,7 @@ import pytest
 
 from umb.bench import Benchmark
 from umb.interop import export_longmemeval, import_longmemeval
-from umb.interop.longmemeval import detect_variant
+from umb.interop.longmemeval._import import detect_variant
 
 from .conftest import lme_instance
 

@@ -7,15 +7,15 @@ import math
 import pytest
 
 from umb.bench._records import Evidence, Question
-from umb.interop.scorers import load_peer_scorer
-from umb.interop.scorers.longmemeval_judge import (
+from umb.interop.locomo._mem0_scorers import bleu1, set_f1, simple_tokens
+from umb.interop.longmemeval._judge import (
     PROMPT_SET_HASH,
     TEMPLATES,
     LongMemEvalJudge,
     build_prompt,
 )
-from umb.interop.scorers.longmemeval_retrieval import LongMemEvalRetrieval, dcg, evaluate_ranking
-from umb.interop.scorers.mem0 import bleu1, set_f1, simple_tokens
+from umb.interop.longmemeval._retrieval import LongMemEvalRetrieval, dcg, evaluate_ranking
+from umb.scoring import load_peer_scorer
 
 from .conftest import ScriptedJudge
 

@@ -3,13 +3,16 @@
 from __future__ import annotations
 
 import umb.interop
-import umb.interop.scorers
+import umb.scoring
 
 
 def test_exported_members() -> None:
     assert sorted(umb.interop.__all__) == [
-        "FORMATS",
+        "AnswerScorer",
         "InteropLog",
+        "PEERS",
+        "Peer",
+        "RetrievalScorer",
         "convert_locomo",
         "convert_longmemeval",
         "convert_umb_release",
@@ -19,21 +22,17 @@ def test_exported_members() -> None:
         "import_locomo",
         "import_longmemeval",
         "import_umb_release",
-    ]
-    assert sorted(umb.interop.scorers.__all__) == [
-        "AnswerScorer",
-        "PEER_SCORERS",
-        "RetrievalScorer",
-        "load_peer_scorer",
         "locomo_category",
     ]
+    assert {"PEER_SCORERS", "load_peer_scorer"} <= set(umb.scoring.__all__)
     for name in umb.interop.__all__:
         assert getattr(umb.interop, name) is not None
-    assert sorted(umb.interop.FORMATS) == ["locomo", "longmemeval", "umb-release"]
+    assert sorted(umb.interop.PEERS) == ["locomo", "longmemeval", "umb-release"]
 
 
 def test_scorers_satisfy_their_protocols() -> None:
-    from umb.interop.scorers import AnswerScorer, RetrievalScorer, load_peer_scorer
+    from umb.interop import AnswerScorer, RetrievalScorer
+    from umb.scoring import load_peer_scorer
 
     from .conftest import ScriptedJudge
 

@@ -14,10 +14,10 @@ from typing import Any
 import pytest
 
 from umb._errors import ConfigError, MissingDependencyError
-from umb.eval import SCORERS
 from umb.parametric import PRESETS, TrainConfig, evaluate, train
 from umb.parametric._evallog import read_records, record_key
 from umb.parametric._torch import require
+from umb.scoring import SCORERS
 
 
 def _matrix(run: Path, metric: str) -> dict[tuple[str, int, int], float]:

@@ -12,12 +12,12 @@ import pytest
 from umb._errors import ConfigError, DataError
 from umb._tokens import estimate_tokens
 from umb.bench import Benchmark
-from umb.eval import score_reply
 from umb.parametric import PrepareConfig, Project, prepare
 from umb.parametric import _layout as L
 from umb.parametric._chunks import chunk_lines, dialogue_lines
 from umb.parametric._records import answer_object, render_output, upweight
 from umb.parametric._stages import assign_stages, split_sizes
+from umb.scoring import score_reply
 
 
 def _jsonl(path: Path) -> list[dict[str, Any]]:

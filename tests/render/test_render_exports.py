@@ -20,7 +20,7 @@ def test_every_exported_name_resolves() -> None:
 
 def test_template_generation_does_not_load_the_model_layer() -> None:
     code = (
-        "import sys, umb.render, umb.bench._generate, umb._cli.generate; "
+        "import sys, umb.render, umb.pipeline._generate, umb._cli.generate; "
         "print(any(m in sys.modules for m in ('umb.models', 'openai', 'umb.render._llm')))"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)

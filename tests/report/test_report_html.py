@@ -12,9 +12,8 @@ import pytest
 from click.testing import CliRunner
 from markupsafe import Markup
 
+from umb import evaluate
 from umb._cli.main import cli
-from umb.eval._runconfig import RunConfig
-from umb.eval._runner import run_eval
 from umb.report import (
     QUESTION_DETAILS,
     SECTIONS,
@@ -25,6 +24,7 @@ from umb.report import (
     format_leaderboard,
     register_section,
 )
+from umb.run._config import RunConfig
 from umb.testing import OpenAIServer
 
 LIMIT = 30
@@ -37,8 +37,8 @@ def runs(demo_bench: Path, tmp_path_factory: pytest.TempPathFactory) -> list[Pat
                         systems=("full_context", "no_context", "oracle_evidence"))  # fmt: skip
     oracle = RunConfig(bench=demo_bench, out=root / "oracle", limit=LIMIT,
                        systems=("full_context",), model="oracle")  # fmt: skip
-    run_eval(offline, progress=False)
-    run_eval(oracle, progress=False)
+    evaluate(offline, progress=False)
+    evaluate(oracle, progress=False)
     return [root / "offline", root / "oracle"]
 
 
@@ -109,7 +109,7 @@ def test_sections_and_question_details_can_be_added(runs: list[Path], tmp_path: 
     try:
         written = build_report(runs, tmp_path, ReportOptions(max_questions=5))
     finally:
-        SECTIONS[:] = [s for s in SECTIONS if s[0] != "attribution"]
+        SECTIONS.remove("attribution")
         QUESTION_DETAILS.remove(detail)
     html = written.index.read_text(encoding="utf-8")
     assert written.sections.index("attribution") == written.sections.index("invalid_json") + 1
@@ -125,7 +125,7 @@ def test_invalid_json_examples_are_shown(
 ) -> None:
     openai_server.control(default_reply="I think it was <b>Biscuit</b>.")
     run = tmp_path / "api"
-    run_eval(RunConfig(bench=demo_bench, out=run, systems=("no_context",), limit=4,
+    evaluate(RunConfig(bench=demo_bench, out=run, systems=("no_context",), limit=4,
                        model="openai/umb-test", base_url=openai_server.base_url),
              progress=False)  # fmt: skip
     html = build_report([run], tmp_path / "report").index.read_text(encoding="utf-8")

@@ -11,13 +11,12 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from umb.attribute import Attribution, QuestionInputs, attribute_question
+from umb.attribute._graph import SystemView
 from umb.bench import Evidence, Question
 from umb.trace import (
-    Attribution,
-    QuestionInputs,
     Tracer,
     answer_var,
-    attribute_question,
     context_var,
     judgement_var,
     memory_var,
@@ -27,7 +26,6 @@ from umb.trace import (
     turn_var,
     var,
 )
-from umb.trace._attribution_graph import SystemView
 
 DID = "D0001"
 SYSTEM = "mem0_style"

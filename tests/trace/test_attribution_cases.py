@@ -7,9 +7,10 @@ from pathlib import Path
 import pytest
 from attribution_helpers import DID, Pipeline, ie_question, ku_question, record
 
+from umb.attribute import ERROR_TYPES, Need, build_needs
+from umb.attribute._facts import states
 from umb.bench import Evidence, Fact, Question
-from umb.trace import ERROR_TYPES, Need, build_needs, memory_var, turn_var
-from umb.trace._attribution_facts import states
+from umb.trace import memory_var, turn_var
 
 EV = "D0001:S001:T0002"
 M1 = memory_var("m1", DID)
@@ -214,7 +215,7 @@ def test_a_restatement_of_the_same_fact_counts_as_its_evidence(tmp_path: Path) -
 
 
 def test_without_a_trace_a_failure_is_unattributed(tmp_path: Path) -> None:
-    from umb.trace import QuestionInputs, attribute_question
+    from umb.attribute import QuestionInputs, attribute_question
 
     q = ie_question()
     a = attribute_question(QuestionInputs(q, record(q, WRONG), {}), None)
@@ -248,7 +249,7 @@ def test_needs_per_family_and_value_matching() -> None:
 def test_gold_worded_otherwise_than_the_dialogue(tmp_path: Path, gold: str, mode: str) -> None:
     # Imported benchmarks paraphrase: every content word there -> matched word by word; some
     # -> followed from the evidence turn; none -> the annotation is wrong.
-    from umb.trace._attribution_evidence import Matcher, QuestionInputs, find_evidence
+    from umb.attribute._evidence import Matcher, QuestionInputs, find_evidence
 
     turn = "D0001:S003:T0001"
     q = ie_question(gold={"answer": gold}, evidence=Evidence(turn_ids=(turn,)))

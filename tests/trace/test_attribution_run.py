@@ -12,21 +12,15 @@ import pytest
 from attribution_helpers import DID, Pipeline, ie_question, record
 from click.testing import CliRunner
 
+from umb import evaluate
 from umb._cli.main import cli
-from umb.eval import RunConfig, read_records, run_eval
-from umb.eval._runtrace import trace_paths
+from umb.attribute import ERROR_TYPES, LLMFactChecker, read_attributions
+from umb.interop.memtracebench import ERROR_TYPE_TO_MEMTRACE, export_memtrace, import_memtrace
 from umb.models import ModelOptions, load_model
+from umb.run import RunConfig, read_records
+from umb.run._traces import trace_paths
 from umb.testing import OpenAIServer
-from umb.trace import (
-    ERROR_TYPE_TO_MEMTRACE,
-    ERROR_TYPES,
-    LLMFactChecker,
-    export_memtrace,
-    import_memtrace,
-    memory_var,
-    read_attributions,
-    read_trace,
-)
+from umb.trace import memory_var, read_trace
 
 SYSTEMS = ("mem0_style", "summary", "full_context", "rag_bm25")
 
@@ -34,7 +28,7 @@ SYSTEMS = ("mem0_style", "summary", "full_context", "rag_bm25")
 @pytest.fixture(scope="module")
 def run(demo_bench: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
     out = tmp_path_factory.mktemp("attribution") / "run"
-    run_eval(RunConfig(bench=demo_bench, out=out, systems=SYSTEMS, limit=60), progress=False)
+    evaluate(RunConfig(bench=demo_bench, out=out, systems=SYSTEMS, limit=60), progress=False)
     return out
 
 
@@ -97,7 +91,7 @@ def test_umb_attribute_rewrites_the_same_files(run: Path) -> None:
 def test_umb_attribute_needs_a_trace(tmp_path: Path, demo_bench: Path) -> None:
     out = tmp_path / "untraced"
     config = RunConfig(bench=demo_bench, out=out, systems=("no_context",), limit=3, trace=False)
-    run_eval(config, progress=False)
+    evaluate(config, progress=False)
     assert not (out / "attributions.jsonl").exists()
     result = CliRunner().invoke(cli, ["attribute", str(out)])
     assert result.exit_code != 0 and "no traces" in str(result.exception)
@@ -159,9 +153,9 @@ def test_the_llm_check_decides_what_value_matching_cannot(
     options = ModelOptions(base_url=openai_server.base_url, api_key_env="UMB_TEST_NO_KEY",
                            max_retries=0)  # fmt: skip
     with LLMFactChecker(load_model("openai/umb-test", role="judge", options=options)) as checker:
-        from umb.trace._attribution import attribute_question
-        from umb.trace._attribution_evidence import Matcher, QuestionInputs
-        from umb.trace._attribution_graph import SystemView
+        from umb.attribute._attribute import attribute_question
+        from umb.attribute._evidence import Matcher, QuestionInputs
+        from umb.attribute._graph import SystemView
 
         pipe = story("checked")
         pipe.close()

@@ -11,12 +11,12 @@ from pathlib import Path
 
 import pytest
 
+from umb.attribute import FAULT_KINDS, Need
+from umb.attribute._faults import Fault, blind, corrupt_text, wrong_answer
+from umb.attribute._faults_run import FaultReport, run_fault_injection_sync
 from umb.bench import Benchmark, Evidence, Question, Session, Turn
-from umb.eval import get_scorer, parse_answer
 from umb.families import FAMILIES
-from umb.trace import FAULT_KINDS, Need
-from umb.trace._faults import Fault, blind, corrupt_text, wrong_answer
-from umb.trace._faults_run import FaultReport, run_fault_injection_sync
+from umb.scoring import get_scorer, parse_answer
 
 
 @pytest.fixture(scope="module")

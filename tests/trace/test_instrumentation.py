@@ -11,7 +11,7 @@ from click.testing import CliRunner
 
 from umb._cli.main import cli
 from umb.bench import Benchmark, Dialogue
-from umb.eval import RunConfig, read_records, run_eval, trace_path, trace_paths
+from umb.run import RunConfig, read_records, run_eval, trace_path, trace_paths
 from umb.testing import OpenAIServer
 from umb.trace import Trace, answer_var, context_var, judgement_var, read_trace, role_of, turn_var
 

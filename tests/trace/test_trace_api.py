@@ -5,6 +5,8 @@ from __future__ import annotations
 import subprocess
 import sys
 
+import umb.attribute
+import umb.interop.memtracebench
 import umb.trace
 
 ATTRIBUTION = {
@@ -26,10 +28,12 @@ ATTRIBUTION = {
     "read_attributions",
     "run_fault_injection",
 }
-"""Attribution and fault injection (docs/tracing.md, Attribution)."""
+"""Attribution and fault injection (docs/tracing.md, Attribution): ``umb.attribute``."""
 
-EXPECTED = ATTRIBUTION | {
-    "ERROR_TYPE_TO_MEMTRACE",
+MEMTRACE = {"ERROR_TYPE_TO_MEMTRACE", "export_memtrace", "import_memtrace"}
+"""The MemTraceBench format: ``umb.interop.memtracebench``."""
+
+EXPECTED = {
     "FORMAT_NAME",
     "FORMAT_VERSION",
     "NULL_TRACER",
@@ -50,8 +54,6 @@ EXPECTED = ATTRIBUTION | {
     "current_op",
     "current_tracer",
     "encode_value",
-    "export_memtrace",
-    "import_memtrace",
     "judgement_var",
     "key_of",
     "memory_var",
@@ -74,6 +76,8 @@ def test_exported_members() -> None:
     assert set(umb.trace.__all__) == EXPECTED
     for name in umb.trace.__all__:
         assert name.isupper() or getattr(umb.trace, name).__module__.startswith("umb.trace")
+    assert set(umb.attribute.__all__) == ATTRIBUTION
+    assert set(umb.interop.memtracebench.__all__) == MEMTRACE
 
 
 def test_public_callables_have_docstrings() -> None:

@@ -14,11 +14,11 @@ from typing import Any
 import pytest
 from click.testing import CliRunner
 
-from umb import ConfigError
+from umb import ConfigError, evaluate
 from umb._cli.main import cli
-from umb.eval import RunConfig, read_records, run_eval, trace_path
-from umb.eval._traceview import RunTraceView
 from umb.report import ReportOptions, build_report
+from umb.run import RunConfig, read_records, trace_path
+from umb.run._traceview import RunTraceView
 from umb.trace import read_trace, turn_var
 
 needs_dot = pytest.mark.skipif(shutil.which("dot") is None, reason="Graphviz is not installed")
@@ -29,7 +29,7 @@ SYSTEMS = ("rag_bm25", "mem0_style")
 @pytest.fixture(scope="module")
 def run(demo_bench: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
     out = tmp_path_factory.mktemp("trace-cli") / "run"
-    run_eval(RunConfig(bench=demo_bench, out=out, systems=SYSTEMS, limit=17), progress=False)
+    evaluate(RunConfig(bench=demo_bench, out=out, systems=SYSTEMS, limit=17), progress=False)
     return out
 
 

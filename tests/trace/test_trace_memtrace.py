@@ -9,7 +9,8 @@ import orjson
 import pytest
 
 from umb import DataError
-from umb.trace import Trace, Tracer, export_memtrace, import_memtrace, operation, read_trace
+from umb.interop.memtracebench import export_memtrace, import_memtrace
+from umb.trace import Trace, Tracer, operation, read_trace
 
 Q_PET = "Q-D0001-IE-01"
 ATTRIBUTIONS = {

@@ -15,7 +15,8 @@ from pathlib import Path
 
 import pytest
 
-from umb.trace import Trace, Tracer, export_memtrace, operation, read_trace
+from umb.interop.memtracebench import export_memtrace
+from umb.trace import Trace, Tracer, operation, read_trace
 
 CHECK = r"""
 import json, sys

@@ -51,13 +51,13 @@ def attribute(
     RUN/attribution_summary.json (counts per system × error type). `umb eval` does this itself
     at the end of a traced run.
     """
-    from umb.trace import attribute_run
+    from umb.attribute import attribute_run
 
     if check_model is None:
         result = attribute_run(run, bench=bench)
     else:
+        from umb.attribute import LLMFactChecker
         from umb.models import ModelOptions, load_model
-        from umb.trace import LLMFactChecker
 
         options = ModelOptions(base_url=base_url or ModelOptions().base_url,
                                api_key_env=api_key_env)  # fmt: skip

@@ -126,9 +126,9 @@ def eval_command(
     progress: bool | None,
 ) -> None:
     """Evaluate memory systems with a model on a benchmark; resumable, one record per question."""
-    from umb.eval._runconfig import RunConfig, parse_granularity, parse_systems
-    from umb.eval._runner import run_eval
+    from umb import evaluate
     from umb.report import format_leaderboard, format_native
+    from umb.run._config import RunConfig, parse_granularity, parse_systems
 
     config = RunConfig(
         bench=bench,
@@ -156,7 +156,7 @@ def eval_command(
         retry_errors=retry_errors,
         trace=not no_trace,
     )
-    outcome = run_eval(config, progress=progress)
+    outcome = evaluate(config, progress=progress)
     click.echo(format_leaderboard(outcome.results))
     native = format_native(outcome.results)
     if native:

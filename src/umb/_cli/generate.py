@@ -10,9 +10,9 @@ from typing import Any
 import click
 
 from umb._cli._render_options import llm_render_options
-from umb.bench._generate import PRESETS, resolve_config
-from umb.bench._generate import generate as generate_benchmark
-from umb.bench._merge import merge_shards
+from umb.pipeline._generate import PRESETS, resolve_config
+from umb.pipeline._generate import generate as generate_benchmark
+from umb.pipeline._merge import merge_shards
 
 
 @click.command()

@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import click
 
 from umb._errors import ConfigError
+from umb._peer import PEERS, formats
 
 
 def _check_out(out: Path, force: bool) -> None:
@@ -34,10 +34,10 @@ def _report(manifest: dict[str, Any], seconds: float, out: Path) -> None:
             click.echo(f"  {code}: {n}")
 
 
-def _import(run: Callable[[str, str], dict[str, Any]], file: Path, out: Path, force: bool) -> None:
+def _import(fmt: str, file: Path, out: Path, force: bool) -> None:
     _check_out(out, force)
     start = time.perf_counter()
-    manifest = run(str(file), str(out))
+    manifest = PEERS.get_or_raise(fmt).import_file(file, out)
     _report(manifest, time.perf_counter() - start, out)
 
 
@@ -52,42 +52,30 @@ _OUT = click.option(
 _FORCE = click.option("--force", is_flag=True, help="Overwrite an existing benchmark directory.")
 
 
-@click.group("import")
+class _PeerImports(click.Group):
+    """One ``umb import <peer>`` command per registered peer with an importer."""
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return formats(direction="import")
+
+    def get_command(self, ctx: click.Context, name: str) -> click.Command | None:
+        if name not in formats(direction="import"):
+            return None
+        peer = PEERS[name]
+
+        @_FILE
+        @_OUT
+        @_FORCE
+        def command(file: Path, out: Path, force: bool) -> None:
+            _import(name, file, out, force)
+
+        help_text = f"Import {peer.title}" + (f" ({peer.files})." if peer.files else ".")
+        return click.command(name, help=help_text)(command)
+
+
+@click.group("import", cls=_PeerImports)
 def import_group() -> None:
     """Import a peer benchmark file into a umb benchmark directory."""
-
-
-@import_group.command("locomo")
-@_FILE
-@_OUT
-@_FORCE
-def import_locomo_cmd(file: Path, out: Path, force: bool) -> None:
-    """Import LoCoMo (locomo10.json)."""
-    from umb.interop.locomo import import_locomo
-
-    _import(import_locomo, file, out, force)
-
-
-@import_group.command("longmemeval")
-@_FILE
-@_OUT
-@_FORCE
-def import_longmemeval_cmd(file: Path, out: Path, force: bool) -> None:
-    """Import LongMemEval (longmemeval_s/_m/_oracle, original or _cleaned names)."""
-    from umb.interop.longmemeval import import_longmemeval
-
-    _import(import_longmemeval, file, out, force)
-
-
-@import_group.command("umb-release")
-@_FILE
-@_OUT
-@_FORCE
-def import_umb_release_cmd(file: Path, out: Path, force: bool) -> None:
-    """Import the original UnifiedMemBench dialogue benchmark (UMB_dialogue_benchmark.json)."""
-    from umb.interop.umb_release import import_umb_release
-
-    _import(import_umb_release, file, out, force)
 
 
 @click.command("export")
@@ -96,7 +84,7 @@ def import_umb_release_cmd(file: Path, out: Path, force: bool) -> None:
     "--format",
     "fmt",
     required=True,
-    type=click.Choice(["locomo", "longmemeval", "umb-release"]),
+    type=click.Choice(formats(direction="export")),
     help="Peer format to write.",
 )
 @click.option(
@@ -107,9 +95,7 @@ def import_umb_release_cmd(file: Path, out: Path, force: bool) -> None:
 )
 def export(bench_dir: Path, fmt: str, out: Path) -> None:
     """Export a benchmark directory to a peer benchmark's JSON format."""
-    from umb.interop import FORMATS
-
-    log = FORMATS[fmt][1](bench_dir, out)
+    log = PEERS[fmt].export(bench_dir, out)
     click.echo(f"wrote {out} ({fmt})")
     for code, n in log.counts().items():
         click.echo(f"  warning {code}: {n}")

@@ -65,7 +65,8 @@ def generate_with_llm(
     """``umb generate --renderer llm``: the template skeleton, then the LLM render (or its
     dry-run estimate)."""
     from umb._errors import ConfigError
-    from umb.render import format_estimate, generate_llm, generate_llm_dry_run
+    from umb.pipeline import generate_llm, generate_llm_dry_run
+    from umb.render import format_estimate
 
     if renderer != "llm":
         raise ConfigError("--dry-run estimates model calls: use it with --renderer llm")

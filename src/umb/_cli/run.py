@@ -28,7 +28,7 @@ import click
 )
 def run(out: Path, model: str, progress: bool | None) -> None:
     """Generate the demo benchmark, evaluate six memory systems, write the report."""
-    from umb.eval._quickstart import run_quickstart
+    from umb.pipeline._quickstart import run_quickstart
     from umb.report import format_leaderboard
 
     result = run_quickstart(out, model=model, progress=progress)

@@ -40,7 +40,7 @@ def show(
     attributions (RUN/attributions.jsonl), the evidence path is drawn and the decisive faulty
     operation is red.
     """
-    from umb.eval._traceview import RunTraceView
+    from umb.run._traceview import RunTraceView
 
     view = RunTraceView(run)
     name = view.system(system)
@@ -70,8 +70,8 @@ def export(run: Path, out: Path, systems: tuple[str, ...]) -> None:
 
     Attributions in RUN/attributions.jsonl become each graph's data.annotations.
     """
-    from umb.eval._traceview import RunTraceView
-    from umb.trace import export_memtrace
+    from umb.interop.memtracebench import export_memtrace
+    from umb.run._traceview import RunTraceView
 
     view = RunTraceView(run)
     chosen = [view.system(s) for s in systems] or view.systems

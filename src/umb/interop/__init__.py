@@ -1,25 +1,20 @@
-"""Peers' files <-> umb: import LoCoMo, LongMemEval and the original UnifiedMemBench release,
-export umb benchmarks to their formats, and score with each peer's own metric
-(:mod:`umb.interop.scorers`)."""
+"""Peers' files <-> umb: one folder per peer benchmark (``locomo/``, ``longmemeval/``,
+``umb_release/``, ``memtracebench/``), each holding its import, export and scorers behind one
+:class:`~umb._peer.Peer` entry of :data:`PEERS`."""
 
+from umb._peer import PEERS, Peer
 from umb.interop._log import InteropLog
-from umb.interop.export_locomo import export_locomo
-from umb.interop.export_longmemeval import export_longmemeval
-from umb.interop.export_umb_release import export_umb_release
-from umb.interop.locomo import convert_locomo, import_locomo
-from umb.interop.longmemeval import convert_longmemeval, import_longmemeval
-from umb.interop.umb_release import convert_umb_release, import_umb_release
-
-#: ``--format`` name -> (importer, exporter)
-FORMATS = {
-    "locomo": (import_locomo, export_locomo),
-    "longmemeval": (import_longmemeval, export_longmemeval),
-    "umb-release": (import_umb_release, export_umb_release),
-}
+from umb.interop._scorer_base import AnswerScorer, RetrievalScorer, locomo_category
+from umb.interop.locomo import convert_locomo, export_locomo, import_locomo
+from umb.interop.longmemeval import convert_longmemeval, export_longmemeval, import_longmemeval
+from umb.interop.umb_release import convert_umb_release, export_umb_release, import_umb_release
 
 __all__ = [
-    "FORMATS",
+    "PEERS",
+    "AnswerScorer",
     "InteropLog",
+    "Peer",
+    "RetrievalScorer",
     "convert_locomo",
     "convert_longmemeval",
     "convert_umb_release",
@@ -29,4 +24,5 @@ __all__ = [
     "import_locomo",
     "import_longmemeval",
     "import_umb_release",
+    "locomo_category",
 ]

@@ -2,16 +2,21 @@
 
 from __future__ import annotations
 
-import difflib
-import importlib
-from collections.abc import Callable
-
-from umb._errors import ConfigError
+from umb._registry import Registry
 from umb.memory._api import MemoryConfig, MemorySystem
 from umb.models._api import ModelAPI
 
-#: name -> ``"module:Class"`` of every built-in system; modules load on first use.
-MEMORY_SYSTEMS: dict[str, str] = {
+
+def _is_system(name: str, obj: object) -> type[MemorySystem]:
+    if not (isinstance(obj, type) and issubclass(obj, MemorySystem)):
+        raise TypeError(f"memory system {name!r} is not a MemorySystem subclass: {obj!r}")
+    return obj
+
+
+MEMORY_SYSTEMS: Registry[type[MemorySystem]] = Registry("memory system", "memory", check=_is_system)
+"""Name -> :class:`MemorySystem` class; built-ins load on first use, plug-ins register."""
+
+for _name, _target in {
     "full_context": "umb.memory._full_context:FullContext",
     "no_context": "umb.memory._no_context:NoContext",
     "oracle_evidence": "umb.memory._oracle_evidence:OracleEvidence",
@@ -21,52 +26,25 @@ MEMORY_SYSTEMS: dict[str, str] = {
     "mem0_style": "umb.memory._mem0_style:Mem0Style",
     "mem0": "umb.memory._mem0_lib:Mem0Library",
     "summary": "umb.memory._summary:SummaryMemory",
-}
+}.items():
+    MEMORY_SYSTEMS.add_lazy(_name, _target)
 
-_REGISTERED: dict[str, type[MemorySystem]] = {}
-
-
-def register_memory_system(
-    name: str,
-) -> Callable[[type[MemorySystem]], type[MemorySystem]]:
-    """Register a memory system class under ``name`` (a class decorator for plug-ins).
-
-    Raises:
-        ConfigError: If ``name`` is already taken.
-    """
-
-    def register(cls: type[MemorySystem]) -> type[MemorySystem]:
-        if name in MEMORY_SYSTEMS or name in _REGISTERED:
-            raise ConfigError(f"memory system {name!r} is already registered")
-        _REGISTERED[name] = cls
-        return cls
-
-    return register
+register_memory_system = MEMORY_SYSTEMS.register
+"""``@register_memory_system("name")``: register a memory system class (for plug-ins)."""
 
 
 def memory_system_names() -> list[str]:
     """Every name :func:`build_memory` accepts, sorted."""
-    return sorted({*MEMORY_SYSTEMS, *_REGISTERED})
+    return sorted(MEMORY_SYSTEMS)
 
 
 def memory_system_class(name: str) -> type[MemorySystem]:
     """The class registered as ``name``.
 
     Raises:
-        ConfigError: If no system has that name; the message suggests close names.
+        ConfigError: If no system has that name; the message suggests a close name.
     """
-    if name in _REGISTERED:
-        return _REGISTERED[name]
-    target = MEMORY_SYSTEMS.get(name)
-    if target is None:
-        known = memory_system_names()
-        close = difflib.get_close_matches(name, known, n=3)
-        hint = f" Did you mean {' or '.join(repr(c) for c in close)}?" if close else ""
-        raise ConfigError(f"unknown memory system {name!r}.{hint} Known: {', '.join(known)}")
-    module, attr = target.split(":")
-    cls = getattr(importlib.import_module(module), attr)
-    assert isinstance(cls, type) and issubclass(cls, MemorySystem)
-    return cls
+    return MEMORY_SYSTEMS.get_or_raise(name)
 
 
 def build_memory(

@@ -1,53 +1,50 @@
-"""Build a model from its spec: ``offline``, ``oracle``, ``openai/<model>``, ``hf/<path>``."""
+"""Build a model from its spec ``<provider>[/<name>]`` (providers: :data:`PROVIDERS`)."""
 
 from __future__ import annotations
 
-import difflib
-import importlib
-
 from umb._errors import ConfigError
-from umb.models._api import ModelAPI, Role
+from umb._registry import closest, did_you_mean
+from umb.models._api import Role
 from umb.models._cache import ResponseCache
 from umb.models._loaded import LoadedModel
 from umb.models._options import ModelOptions
+from umb.models._provider import PROVIDERS, Provider
+from umb.models._providers import BUILTIN_PROVIDERS
 from umb.models._usage import UsageMeter
 
 ROLES: tuple[Role, ...] = ("answerer", "judge", "extractor", "renderer")
 
-# Whole-word specs -> "module:class"; imported only when asked for.
-_PLAIN_SPECS: dict[str, str] = {
-    "offline": "umb.models.offline:OfflineModel",
-    "oracle": "umb.models.oracle:OracleModel",
-}
-_PROVIDERS: dict[str, str] = {
-    "openai": "openai/<model>",
-    "hf": "hf/<path>",
-}
-
-SPEC_FORMS: tuple[str, ...] = (*_PLAIN_SPECS, *_PROVIDERS.values())
-"""Every accepted spec form, for help texts."""
 
 
-def _import(target: str) -> type:
-    module, attr = target.split(":")
-    cls = getattr(importlib.import_module(module), attr)
-    assert isinstance(cls, type)
-    return cls
+SPEC_FORMS: tuple[str, ...] = tuple(PROVIDERS[name].form for name in BUILTIN_PROVIDERS)
+"""Every built-in spec form, for help texts."""
+
+
+def spec_forms() -> tuple[str, ...]:
+    """Every accepted spec form, plug-in providers included."""
+    return tuple(PROVIDERS[name].form for name in PROVIDERS)
 
 
 def _unknown(spec: str) -> ConfigError:
-    head = spec.split("/", 1)[0]
-    words = [*_PLAIN_SPECS, *_PROVIDERS]
-    close = difflib.get_close_matches(head, words, n=1, cutoff=0.6)
-    hint = ""
-    if close:
-        guess = close[0]
-        rest = spec.split("/", 1)[1] if "/" in spec else ""
-        suggestion = _PROVIDERS[guess].split("<")[0] + rest if guess in _PROVIDERS else guess
-        hint = f"; did you mean {suggestion!r}?"
+    head, _, rest = spec.partition("/")
+    guess = closest(head, PROVIDERS)
+    suggestion = None
+    if guess is not None:
+        suggestion = f"{guess}/{rest}" if PROVIDERS[guess].takes_name else guess
     return ConfigError(
-        f"unknown model spec {spec!r}{hint} (expected one of: {', '.join(SPEC_FORMS)})"
+        f"unknown model spec {spec!r}{did_you_mean(head, PROVIDERS, suggestion=suggestion)}"
+        f" (expected one of: {', '.join(spec_forms())})"
     )
+
+
+def _resolve(spec: str) -> tuple[Provider, str]:
+    head, slash, name = spec.partition("/")
+    found = PROVIDERS.get(head)
+    if found is None or (not found.takes_name and slash):
+        raise _unknown(spec)
+    if found.takes_name and not name:
+        raise ConfigError(f"model spec {spec!r} lacks a name: use {found.form}")
+    return found, name
 
 
 def load_model(
@@ -81,27 +78,8 @@ def load_model(
         raise ConfigError(f"unknown model role {role!r} (expected one of: {', '.join(ROLES)})")
     opts = options or ModelOptions()
     spec = spec.strip()
-    backend: ModelAPI
-    cache_identity = ("", "", "")
-    if spec in _PLAIN_SPECS:
-        backend = _import(_PLAIN_SPECS[spec])()
-    else:
-        provider, _, name = spec.partition("/")
-        if provider == "openai" and name:
-            from umb.models._openai import OpenAIModel
-
-            openai_model = OpenAIModel(name, opts)
-            backend, cache_identity = openai_model, ("openai", name, openai_model.base_url)
-        elif provider == "hf" and name:
-            from umb.models._hf import HFModel
-
-            backend, cache_identity = HFModel(name, opts), ("hf", name, "")
-        elif provider in _PROVIDERS:
-            raise ConfigError(f"model spec {spec!r} lacks a name: use {_PROVIDERS[provider]}")
-        else:
-            raise _unknown(spec)
-    # offline and oracle are instant, and their answers depend on the request's task (which the
-    # key leaves out), so only language-model backends are cached.
+    found, name = _resolve(spec)
+    backend, cache_identity = found.build(name, opts)
     cache = None
     if opts.cache_path is not None and cache_identity[0]:
         cache = ResponseCache(opts.cache_path)

@@ -99,7 +99,7 @@ def run_preset(
     Returns:
         The retention summary.
     """
-    from umb.bench._generate import generate, resolve_config
+    from umb.pipeline._generate import generate, resolve_config
 
     if preset is None:
         if name not in PRESETS:

@@ -105,7 +105,7 @@ def instruction(question: Question, character: str, style: InstructionStyle) -> 
     """
     when = dt.datetime.strptime(question.asked_at, "%Y-%m-%dT%H:%M")
     if style == "full":
-        from umb.eval import family_instruction_text
+        from umb.run import family_instruction_text
 
         family_text = family_instruction_text(question.family)
     else:

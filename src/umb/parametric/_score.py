@@ -102,7 +102,7 @@ def generate_batch(
 
 def score_generation(item: EvalItem, text: str) -> dict[str, Any]:
     """Parse ``text`` strictly and score it with the family's rule scorer."""
-    from umb.eval import parse_answer, score_parsed
+    from umb.scoring import parse_answer, score_parsed
 
     parsed = parse_answer(text, item.question.family, policy="strict")
     score = score_parsed(item.question, parsed)

@@ -33,8 +33,6 @@ _LAZY: dict[str, str] = {
     "render_benchmark": "umb.render._run",
     "estimate": "umb.render._estimate",
     "format_estimate": "umb.render._estimate",
-    "generate_llm": "umb.render._generate_llm",
-    "generate_llm_dry_run": "umb.render._generate_llm",
 }
 
 __all__ = ["TemplateRenderer", *sorted(_LAZY)]

@@ -18,9 +18,9 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
-from umb import __version__
 from umb._errors import ConfigError
 from umb._jsonio import AtomicJsonlWriter, atomic_write_bytes, dumps_pretty
+from umb._version import __version__
 from umb.bench import Benchmark, Dialogue
 from umb.bench._io import DIALOGUES, FACTS, QUESTIONS, WORLD
 from umb.bench._write import write_manifest

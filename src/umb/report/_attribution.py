@@ -20,7 +20,7 @@ from umb.report._sections import QUESTION_DETAILS, SECTIONS, register_section
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
 
-    from umb.trace import Attribution
+    from umb.attribute import Attribution
 
 #: Error type -> bar colour: the write path warm, retrieval and response cool, non-system grey.
 TYPE_COLOURS = {
@@ -36,8 +36,8 @@ _BY_RECORD: dict[int, Attribution] = {}
 
 def _attributions(path: Path) -> list[Attribution] | None:
     """A run's attributions: its file, else computed on the spot; None for an untraced run."""
-    from umb.trace import attribute_run, read_attributions
-    from umb.trace._attribution_run import ATTRIBUTIONS, run_traces
+    from umb.attribute import attribute_run, read_attributions
+    from umb.attribute._run import ATTRIBUTIONS, run_traces
 
     if (path / ATTRIBUTIONS).exists():
         return read_attributions(path)
@@ -72,7 +72,7 @@ def attribution_bars(rows: list[dict[str, Any]], types: list[str]) -> Figure:
 
 def attribution(ctx: ReportContext) -> Section | None:
     """Counts per (run, system, model) × error type, as a table and as stacked bars."""
-    from umb.trace import ERROR_TYPES
+    from umb.attribute import ERROR_TYPES
 
     _BY_RECORD.clear()
     found: dict[str, dict[tuple[str, str], Attribution]] = {}
@@ -117,7 +117,7 @@ def attribution_detail(record: dict[str, Any]) -> list[tuple[str, Markup]]:
 
 def register() -> None:
     """Add the section (before the drill-down) and the per-question row, once."""
-    if all(sid != "attributions" for sid, _ in SECTIONS):
+    if "attributions" not in SECTIONS:
         register_section("attributions", attribution, before="questions")
     if attribution_detail not in QUESTION_DETAILS:
         QUESTION_DETAILS.append(attribution_detail)

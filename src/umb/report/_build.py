@@ -56,7 +56,7 @@ def build_report(runs: Sequence[Path], out: Path, options: ReportOptions | None 
     ctx = ReportContext(load_report_data(runs), out, options or ReportOptions())
     out.mkdir(parents=True, exist_ok=True)
     sections: list[Section] = []
-    for _, builder in SECTIONS:
+    for builder in SECTIONS.values():
         section = builder(ctx)
         if section is not None:
             sections.append(section)

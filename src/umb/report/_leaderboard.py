@@ -10,7 +10,7 @@ def leaderboard_rows(groups: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
     """Aggregate groups as leaderboard rows, best task-balanced score first.
 
     Args:
-        groups: Groups of :func:`umb.eval.aggregate` (``results.json["groups"]``); a group may
+        groups: Groups of :func:`umb.scoring.aggregate` (``results.json["groups"]``); a group may
             carry a ``run`` key naming its run.
 
     Returns:

@@ -9,8 +9,8 @@ from typing import Any
 
 from umb._errors import DataError
 from umb._jsonio import read_json
-from umb.eval._runlog import HEADER, RECORDS, RESULTS, read_records
-from umb.eval._runresults import aggregate_run, load_results, sort_records
+from umb.run._log import HEADER, RECORDS, RESULTS, read_records
+from umb.run._results import aggregate_run, load_results, sort_records
 
 
 @dataclass
@@ -43,7 +43,7 @@ class Entry:
     system: str
     model: str
     group: dict[str, Any]
-    """The aggregate group (see :func:`umb.eval.aggregate`)."""
+    """The aggregate group (see :func:`umb.scoring.aggregate`)."""
     records: list[dict[str, Any]] = field(default_factory=list)
 
 

@@ -1,8 +1,8 @@
 """Report sections for imported benchmarks: native categories beside the canonical families,
 and the peers' retrieval metrics; plus the same as plain text for the terminal.
 
-Both read the ``native``, ``retrieval`` and ``peer`` blocks that :func:`umb.eval.aggregate`'s
-groups get in a run's ``results.json`` (:mod:`umb.eval._native`); a run without them (a umb
+Both read the ``native``, ``retrieval`` and ``peer`` blocks that :func:`umb.scoring.aggregate`'s
+groups get in a run's ``results.json`` (:mod:`umb.scoring._native`); a run without them (a umb
 benchmark, or a run made before they existed) leaves the sections out.
 """
 

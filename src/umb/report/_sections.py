@@ -18,13 +18,14 @@ from typing import Any
 
 from markupsafe import Markup
 
+from umb._registry import Registry
 from umb.report import _plots
 from umb.report._context import ReportContext, Section, SectionBuilder
 from umb.report._leaderboard import leaderboard_rows
 from umb.report._native import native_categories, retrieval_metrics
 
-SECTIONS: list[tuple[str, SectionBuilder]] = []
-"""``(section id, builder)`` in page order."""
+SECTIONS: Registry[SectionBuilder] = Registry("report section", "report")
+"""Section id -> builder, in page order."""
 
 QUESTION_DETAILS: list[Callable[[dict[str, Any]], list[tuple[str, Markup]]]] = []
 """Extra rows shown under each answer in the drill-down: ``record -> [(label, html)]``."""
@@ -40,21 +41,19 @@ def register_section(
     """Add a section builder to the page (at the end unless ``after`` or ``before`` is given).
 
     Raises:
-        ValueError: ``section_id`` is taken, or ``after``/``before`` names no section.
+        ConfigError: ``section_id`` is taken.
+        ValueError: ``after``/``before`` names no section.
     """
-    ids = [s for s, _ in SECTIONS]
-    if section_id in ids:
-        raise ValueError(f"report section {section_id!r} is already registered")
+    ids = SECTIONS.names()
     if after is not None and before is not None:
         raise ValueError("give after or before, not both")
     anchor = after if after is not None else before
     if anchor is None:
-        SECTIONS.append((section_id, builder))
+        SECTIONS.add(section_id, builder)
         return
     if anchor not in ids:
         raise ValueError(f"no report section {anchor!r}; known: {', '.join(ids)}")
-    at = ids.index(anchor) + (1 if after is not None else 0)
-    SECTIONS.insert(at, (section_id, builder))
+    SECTIONS.add(section_id, builder, at=ids.index(anchor) + (1 if after is not None else 0))
 
 
 def leaderboard(ctx: ReportContext) -> Section:

@@ -59,8 +59,8 @@ def _inline(svg: bytes, prefix: str) -> Markup:
 
 
 def _views(ctx: ReportContext) -> dict[str, Any]:
-    """Run label -> its :class:`~umb.eval._traceview.RunTraceView` (runs with traces only)."""
-    from umb.eval._traceview import RunTraceView
+    """Run label -> its :class:`~umb.run._traceview.RunTraceView` (runs with traces only)."""
+    from umb.run._traceview import RunTraceView
 
     views: dict[str, Any] = {}
     for run in ctx.data.runs:
@@ -133,7 +133,7 @@ def trace_picture(record: dict[str, Any]) -> list[tuple[str, Markup]]:
 
 def register() -> None:
     """Add the section (before the drill-down) and the per-question pictures, once."""
-    if all(sid != "traces" for sid, _ in SECTIONS):
+    if "traces" not in SECTIONS:
         register_section("traces", traces, before="questions")
     if trace_picture not in QUESTION_DETAILS:
         QUESTION_DETAILS.append(trace_picture)

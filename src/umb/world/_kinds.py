@@ -11,6 +11,7 @@ import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
+from umb._registry import Registry
 from umb.world import _vocab as V
 
 
@@ -26,15 +27,9 @@ class Draft:
 
 
 Kind = Callable[[random.Random, dict[str, str], dict[str, str]], Draft]
-KINDS: dict[str, Kind] = {}
-
-
-def kind(name: str) -> Callable[[Kind], Kind]:
-    def register(fn: Kind) -> Kind:
-        KINDS[name] = fn
-        return fn
-
-    return register
+KINDS: Registry[Kind] = Registry("event kind", "kind")
+"""Event kind -> its generator; each ``@kind("name")`` below adds one."""
+kind = KINDS.register
 
 
 def money(rng: random.Random, lo: int, hi: int, step: int = 5) -> str:

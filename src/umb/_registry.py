@@ -1,0 +1,180 @@
+"""One registry shape for every extension point of umb.
+
+Memory systems, model providers, scorers, peer benchmarks, report sections and event kinds are
+each a :class:`Registry`: a read-only mapping from name to object whose entries come from three
+places, looked up in this order:
+
+1. decorator registration (``@MEMORY_SYSTEMS.register("my_system")``), for code that is imported;
+2. lazy ``"module:attr"`` entries for the built-ins (``add_lazy``), imported on first use so that
+   ``umb --help`` loads nothing heavy;
+3. the entry-point group ``umb`` of installed distributions, named ``<registry>/<name>``
+   (e.g. ``memory/my_system = my_pkg.memory:MySystem``), read once, on the first lookup that
+   misses or the first listing.
+
+An unknown name raises :class:`~umb.ConfigError` with the one "did you mean" of the code base.
+"""
+
+from __future__ import annotations
+
+import difflib
+import importlib
+from collections.abc import Callable, Iterable, Iterator, Mapping
+from importlib import metadata
+from typing import Generic, TypeVar
+
+from umb._errors import ConfigError
+
+T = TypeVar("T")
+
+ENTRY_POINT_GROUP = "umb"
+
+
+def closest(name: str, known: Iterable[str], *, cutoff: float = 0.6) -> str | None:
+    """The known name closest to ``name`` (a likely typo of it), or None."""
+    close = difflib.get_close_matches(name, list(known), n=1, cutoff=cutoff)
+    return close[0] if close else None
+
+
+def did_you_mean(name: str, known: Iterable[str], *, suggestion: str | None = None) -> str:
+    """``"; did you mean 'x'?"`` for the closest known name (or ``suggestion``), else ``""``."""
+    guess = suggestion if suggestion is not None else closest(name, known)
+    return f"; did you mean {guess!r}?" if guess else ""
+
+
+def load_target(target: str) -> object:
+    """Import ``"module:attr"`` and return the attribute."""
+    module, _, attr = target.partition(":")
+    obj: object = importlib.import_module(module)
+    for part in attr.split("."):
+        obj = getattr(obj, part)
+    return obj
+
+
+class Registry(Mapping[str, T], Generic[T]):
+    """Name -> extension object, with lazy built-ins and entry-point plug-ins.
+
+    Args:
+        kind: What an entry is, for messages ("memory system").
+        prefix: The entry-point name prefix, ``<prefix>/<name>`` in group ``umb``.
+        check: Called on every object as it is registered or loaded; raises on a wrong type.
+        fill: Called once, before the first listing or missed lookup, to add lazy entries
+            derived from elsewhere (the peers' scorers come from the peers).
+    """
+
+    def __init__(
+        self,
+        kind: str,
+        prefix: str,
+        *,
+        check: Callable[[str, object], T] | None = None,
+        fill: Callable[[Registry[T]], None] | None = None,
+    ) -> None:
+        self.kind = kind
+        self.prefix = prefix
+        self._check = check
+        self._fill = fill
+        self._loaded: dict[str, T] = {}
+        self._lazy: dict[str, str] = {}
+        self._order: list[str] = []
+        self._plugins_read = False
+
+    # -- registration -------------------------------------------------------------------------
+
+    def register(self, name: str) -> Callable[[T], T]:
+        """A decorator that registers its target under ``name``.
+
+        Raises:
+            ConfigError: If ``name`` is already taken.
+        """
+
+        def add(obj: T) -> T:
+            self.add(name, obj)
+            return obj
+
+        return add
+
+    def add(self, name: str, obj: T, *, at: int | None = None) -> None:
+        """Register ``obj`` under ``name`` (at position ``at`` of the order, else last)."""
+        self._claim(name, at)
+        self._loaded[name] = self._checked(name, obj)
+
+    def add_lazy(self, name: str, target: str) -> None:
+        """Register a built-in by ``"module:attr"``; it is imported on first use."""
+        self._claim(name)
+        self._lazy[name] = target
+
+    def remove(self, name: str) -> None:
+        """Unregister ``name`` (plug-ins and tests that register temporarily)."""
+        self._loaded.pop(name, None)
+        self._lazy.pop(name, None)
+        self._order.remove(name)
+
+    def _claim(self, name: str, at: int | None = None) -> None:
+        if name in self._loaded or name in self._lazy:
+            raise ConfigError(f"{self.kind} {name!r} is already registered")
+        self._order.insert(len(self._order) if at is None else at, name)
+
+    def _checked(self, name: str, obj: object) -> T:
+        if self._check is None:
+            return obj  # type: ignore[return-value]
+        return self._check(name, obj)
+
+    # -- lookup -------------------------------------------------------------------------------
+
+    def __getitem__(self, name: str) -> T:
+        if name in self._loaded:
+            return self._loaded[name]
+        if name not in self._lazy:
+            self._read_plugins()
+        target = self._lazy.get(name)
+        if target is None:
+            raise KeyError(name)
+        obj = self._checked(name, load_target(target))
+        self._loaded[name] = obj
+        return obj
+
+    def get_or_raise(self, name: str) -> T:
+        """The entry called ``name``.
+
+        Raises:
+            ConfigError: Unknown name; the message suggests the closest one and lists all.
+        """
+        try:
+            return self[name]
+        except KeyError:
+            known = list(self)
+            raise ConfigError(
+                f"unknown {self.kind} {name!r}{did_you_mean(name, known)}"
+                f" (known: {', '.join(known) or 'none'})"
+            ) from None
+
+    def __iter__(self) -> Iterator[str]:
+        self._read_plugins()
+        return iter(list(self._order))
+
+    def __len__(self) -> int:
+        self._read_plugins()
+        return len(self._order)
+
+    def __contains__(self, name: object) -> bool:
+        if name in self._loaded or name in self._lazy:
+            return True
+        self._read_plugins()
+        return name in self._loaded or name in self._lazy
+
+    def names(self) -> list[str]:
+        """Every registered name, in registration order."""
+        return list(self)
+
+    def _read_plugins(self) -> None:
+        if self._plugins_read:
+            return
+        self._plugins_read = True
+        if self._fill is not None:
+            self._fill(self)
+        head = f"{self.prefix}/"
+        for point in metadata.entry_points(group=ENTRY_POINT_GROUP):
+            if point.name.startswith(head):
+                name = point.name[len(head) :]
+                if name not in self._loaded and name not in self._lazy:
+                    self.add_lazy(name, point.value)

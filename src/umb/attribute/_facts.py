@@ -1,0 +1,257 @@
+"""What a question needs to be answered, and whether a piece of text still states it.
+
+Attribution follows facts through a trace by value: a turn, a candidate fact, a memory unit or a
+context "states" a needed fact when one of the fact's values occurs in it as whole normalised
+tokens (the matching the rule scorers use). Per family, the needed facts are:
+
+- IE: the slot value (gold answer or an alias);
+- KU: the latest value; the deprecated values ride along to recognise stale memories;
+- MA: the true value of the premise's slot, and the asked value (the final answer);
+- TR: each evidence event (its description; the date comes with the turn or unit);
+- MSR / ES: each step or turning point (its text; two of its distinctive keys only show that an
+  evidence turn is about it);
+- ABS: nothing (a failure there is the answerer's).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import TYPE_CHECKING, Any
+
+from umb.scoring._normalise import as_text as normalised_text
+from umb.scoring._normalise import as_text_list as normalised_text_list
+from umb.scoring._normalise import normalise_tokens
+
+if TYPE_CHECKING:
+    from umb.bench import Fact, Question
+
+_SPEAKER = re.compile(r"\A[A-Z][\w.' -]{0,40}: ")
+
+KEYS_NEEDED = 2
+"""Distinctive keys of a step that must occur together when its own text does not."""
+
+
+@dataclass(frozen=True, slots=True)
+class Need:
+    """One fact a question's answer rests on."""
+
+    label: str
+    """Short name for reasons: ``answer``, ``latest value``, ``step 2``, ``event C0001-E006``."""
+    values: tuple[str, ...]
+    """Any one of these, found in a text, means the text states the fact."""
+    keys: tuple[str, ...] = ()
+    """Weaker evidence: :data:`KEYS_NEEDED` of these together also state it (MSR / ES)."""
+    turn_ids: tuple[str, ...] = ()
+    """The question's evidence turns for this fact (narrowed to those stating it later)."""
+    stale: tuple[str, ...] = ()
+    """Superseded values (KU): a memory stating one of them and not the fact is stale."""
+    mode: str = "exact"
+    """How a text states it: ``exact`` (a value as contiguous tokens), ``words`` (every content
+    word of a value, in any order) or ``trace`` (no matching: followed from its turns)."""
+
+    @property
+    def structural(self) -> bool:
+        """No value to match: the fact is followed through the graph from its turns only."""
+        return self.mode == "trace" or (not self.values and not self.keys)
+
+    @property
+    def shown(self) -> str:
+        """The value quoted in reasons."""
+        return self.values[0] if self.values else self.label
+
+    @property
+    def named(self) -> str:
+        """The fact as reasons name it: ``the answer 'Biscuit'``, ``the evidence turn …``."""
+        return f"the {self.label} {self.values[0]!r}" if self.values else f"the {self.label}"
+
+
+@lru_cache(maxsize=65536)
+def tokens(text: str) -> tuple[str, ...]:
+    """Normalised tokens of ``text`` (cached: the same memory text is checked many times)."""
+    return normalise_tokens(text)
+
+
+@lru_cache(maxsize=65536)
+def _padded(text: str) -> str:
+    # Whole-token containment is substring search on space-padded, space-joined tokens.
+    return f" {' '.join(tokens(text))} "
+
+
+def _has(hay: str, value: str) -> bool:
+    needle = _padded(value)
+    return needle != "  " and needle in hay
+
+
+def as_text(value: Any) -> str:
+    """An answer field as text (lists joined with ``; ``), as the rule scorers read it."""
+    return normalised_text(value)
+
+
+def as_text_list(value: Any) -> list[str]:
+    """A list field as a list of texts (a lone string is a one-item list)."""
+    return normalised_text_list(value)
+
+
+def states(text: str, need: Need, *, loose: bool = False) -> bool:
+    """Whether ``text`` states ``need`` by value matching (see the module docstring).
+
+    Only ``loose`` matching accepts :data:`KEYS_NEEDED` of a step's distinctive keys in place of
+    its text: enough to tell that an evidence turn is about the step (so its annotation is not
+    wrong), not enough to tell that a memory still holds the step itself.
+    """
+    if not text:
+        return False
+    if need.mode == "words":
+        return any(covers(text, v) for v in need.values)
+    hay = _padded(text)
+    if any(_has(hay, v) for v in need.values):
+        return True
+    if not loose or len(need.keys) < KEYS_NEEDED:
+        return False
+    return sum(_has(hay, k) for k in need.keys) >= KEYS_NEEDED
+
+
+_FUNCTION_WORDS = frozenset(
+    "a an the and or but of in on at to for by with from as into about up out over is are was "
+    "were be been it its he she they we you i his her their our your my me him them this that "
+    "these those there so not".split()
+)
+
+
+@lru_cache(maxsize=65536)
+def content_words(text: str) -> frozenset[str]:
+    """Normalised tokens of ``text`` without function words, a plural ``s`` dropped."""
+    return frozenset(
+        t[:-1] if len(t) > 3 and t.endswith("s") else t
+        for t in tokens(text)
+        if t not in _FUNCTION_WORDS
+    )
+
+
+def covers(text: str, value: str) -> bool:
+    """Every content word of ``value`` occurs in ``text`` (in any order)."""
+    wanted = content_words(value)
+    return bool(wanted) and wanted <= content_words(text)
+
+
+def overlaps(text: str, value: str) -> bool:
+    """Some content word of ``value`` occurs in ``text``."""
+    return bool(content_words(value) & content_words(text))
+
+
+def states_stale(text: str, need: Need) -> bool:
+    """Whether ``text`` states a superseded value of ``need`` and not ``need`` itself."""
+    if not need.stale or not text or states(text, need):
+        return False
+    hay = _padded(text)
+    return any(_has(hay, v) for v in need.stale)
+
+
+def _values(primary: object, aliases: Iterable[object] = ()) -> tuple[str, ...]:
+    out = [as_text(primary), *(as_text(a) for a in aliases)]
+    return tuple(dict.fromkeys(v for v in out if v.strip()))
+
+
+def _distinctive(step_keys: Sequence[Sequence[str]]) -> list[list[str]]:
+    # A key shared by two steps (a city both booked and visited) says nothing about which.
+    counts: dict[tuple[str, ...], int] = {}
+    for ks in step_keys:
+        for k in {tokens(k) for k in ks}:
+            counts[k] = counts.get(k, 0) + 1
+    return [[k for k in ks if counts[tokens(k)] == 1] for ks in step_keys]
+
+
+def _steps(question: Question, meta_key: str, gold_key: str, label: str) -> list[Need]:
+    raw = question.meta.get(meta_key)
+    gold_steps = as_text_list(question.gold.get(gold_key))
+    keys = [as_text_list(k) for k in raw] if isinstance(raw, list) and raw else []
+    if not keys:
+        keys = [[s] for s in gold_steps]
+    distinct = _distinctive(keys)
+    needs = []
+    for i, ks in enumerate(keys):
+        own = gold_steps[i] if i < len(gold_steps) else (ks[0] if ks else "")
+        first = ks[0] if ks else own
+        # Imported chains quote their evidence turns as "Speaker: text"; a turn's own text has
+        # no speaker, so the quote without it is the value to find.
+        quoted = _SPEAKER.sub("", own, count=1)
+        values = _values(own, [v for v in (first, quoted) if v != own])
+        weak = tuple(k for k in distinct[i] if k not in values)
+        needs.append(Need(f"{label} {i + 1}", values, weak, question.evidence.turn_ids))
+    return needs
+
+
+def _events(question: Question, facts: Mapping[str, Fact]) -> list[Need]:
+    needs = []
+    seen: set[str] = set()
+    for fid in question.evidence.fact_ids:
+        fact = facts.get(fid)
+        if fact is None or fact.event_id in seen:
+            continue
+        seen.add(fact.event_id)
+        needs.append(
+            Need(f"event {fact.event_id}", _values(fact.value), (), question.evidence.turn_ids)
+        )
+    return needs
+
+
+def build_needs(question: Question, facts: Mapping[str, Fact] | None = None) -> list[Need]:
+    """The facts ``question`` rests on (empty for ABS, or when the gold names none).
+
+    Args:
+        question: The question, with its gold, meta and evidence.
+        facts: The benchmark's facts by id; TR uses them to name its evidence events. Without
+            them (an imported benchmark) TR falls back to its answer components.
+    """
+    gold, meta, turns = question.gold, question.meta, question.evidence.turn_ids
+    family = question.family
+    if family == "IE":
+        return [Need("answer", _values(gold.get("answer"), meta.get("aliases", ())), (), turns)]
+    if family == "KU":
+        latest = as_text(gold.get("latest_state"))
+        stale = [as_text(v) for v in meta.get("deprecated_values", ())]
+        if not stale and gold.get("deprecated_state"):
+            stale = [as_text(gold["deprecated_state"])]
+        # An old value inside the new one ("Acme" in "Acme Labs") cannot mark a memory stale.
+        stale = [s for s in stale if s.strip() and not _has(_padded(latest), s)]
+        values = _values(latest, meta.get("aliases", ()))
+        return [Need("latest value", values, (), turns, tuple(dict.fromkeys(stale)))]
+    if family == "MA":
+        needs = []
+        true_value = meta.get("true_value")
+        if true_value:
+            needs.append(Need("premise value", _values(true_value), (), turns))
+        if as_text(gold.get("final_answer")).strip():
+            needs.append(Need("asked value", _values(gold.get("final_answer")), (), turns))
+        return needs
+    if family == "TR":
+        events = _events(question, facts or {})
+        if events:
+            return events
+        # An imported question names no events: follow its evidence turns through the graph.
+        return [Need(f"evidence turn {t}", (), (), (t,)) for t in turns]
+    if family in ("MSR", "ES"):
+        meta_key = "step_keys" if family == "MSR" else "point_keys"
+        if not meta.get(meta_key) and question.answer_components:
+            # An imported chain quotes its evidence turns as steps; what the answer needs is
+            # its components (LoCoMo's multi-hop answer, say).
+            return [Need(f"component {i + 1}", _values(c), (), turns)
+                    for i, c in enumerate(question.answer_components)]  # fmt: skip
+        if family == "MSR":
+            return _steps(question, "step_keys", "event_chain", "step")
+        return _steps(question, "point_keys", "key_turning_points", "turning point")
+    return []
+
+
+def golden_answers(question: Question) -> list[str]:
+    """The gold as a list of short strings (MemTraceBench's ``golden_answers``)."""
+    if question.answer_components:
+        return list(question.answer_components)
+    gold = question.gold
+    for key in ("answer", "latest_state", "final_answer"):
+        if as_text(gold.get(key)).strip():
+            return [as_text(gold[key])]
+    return [as_text(gold)]

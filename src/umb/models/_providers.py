@@ -1,0 +1,50 @@
+"""The built-in model providers: ``offline``, ``oracle``, ``openai/<model>``, ``hf/<path>``.
+
+A provider turns the part of a spec after ``<provider>/`` into a backend and the identity its
+responses are cached under (``("", "", "")``: not cached). Language-model backends are imported
+inside their provider so that specs which do not use them never load them.
+"""
+
+from __future__ import annotations
+
+from umb.models._api import ModelAPI
+from umb.models._options import ModelOptions
+from umb.models._provider import CacheIdentity, provider
+
+
+@provider("offline", takes_name=False)
+def offline(name: str, options: ModelOptions) -> tuple[ModelAPI, CacheIdentity]:
+    """The deterministic non-LLM reader (a lower bound)."""
+    from umb.models.offline import OfflineModel
+
+    # offline and oracle are instant, and their answers depend on the request's task (which the
+    # cache key leaves out), so only language-model backends are cached.
+    return OfflineModel(), ("", "", "")
+
+
+@provider("oracle", takes_name=False)
+def oracle(name: str, options: ModelOptions) -> tuple[ModelAPI, CacheIdentity]:
+    """Gold answers, for checking scorers."""
+    from umb.models.oracle import OracleModel
+
+    return OracleModel(), ("", "", "")
+
+
+@provider("openai", form="openai/<model>")
+def openai(name: str, options: ModelOptions) -> tuple[ModelAPI, CacheIdentity]:
+    """Any OpenAI-compatible endpoint (vLLM, Ollama, llama.cpp's server, OpenAI)."""
+    from umb.models._openai import OpenAIModel
+
+    model = OpenAIModel(name, options)
+    return model, ("openai", name, model.base_url)
+
+
+@provider("hf", form="hf/<path>")
+def hf(name: str, options: ModelOptions) -> tuple[ModelAPI, CacheIdentity]:
+    """Local transformers weights (extra ``hf``)."""
+    from umb.models._hf import HFModel
+
+    return HFModel(name, options), ("hf", name, "")
+
+
+BUILTIN_PROVIDERS: tuple[str, ...] = ("offline", "oracle", "openai", "hf")

@@ -1,0 +1,34 @@
+"""The run: prompts, the resumable runner, the run directory and its traces, results."""
+
+from umb.run._config import RunConfig
+from umb.run._log import read_records
+from umb.run._prompts import (
+    FAMILY_INSTRUCTIONS,
+    PROMPT_VERSION,
+    SYSTEM_POLICY,
+    FamilyInstruction,
+    build_messages,
+    build_request,
+    family_instruction_text,
+    prompt_sha256,
+)
+from umb.run._runner import RunOutcome, arun_eval, run_eval
+from umb.run._traces import trace_path, trace_paths
+
+__all__ = [
+    "FAMILY_INSTRUCTIONS",
+    "PROMPT_VERSION",
+    "SYSTEM_POLICY",
+    "FamilyInstruction",
+    "RunConfig",
+    "RunOutcome",
+    "arun_eval",
+    "build_messages",
+    "build_request",
+    "family_instruction_text",
+    "prompt_sha256",
+    "read_records",
+    "run_eval",
+    "trace_path",
+    "trace_paths",
+]

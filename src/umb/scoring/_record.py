@@ -1,0 +1,88 @@
+"""The score record and the registry of rule scorers, one per family."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from umb._errors import ConfigError
+from umb._registry import Registry, did_you_mean
+from umb.bench import Question
+from umb.families import FAMILIES
+
+RuleFn = Callable[[Question, dict[str, Any]], tuple[float | None, dict[str, Any]]]
+"""A rule: (question, parsed answer) -> (value, details explaining it)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Score:
+    """The score of one answer.
+
+    ``value`` is 0, 0.5 or 1, or ``None`` when the item could not be scored (for example a
+    judge failure); unscored items are counted, never averaged in as zeros.
+    """
+
+    value: float | None
+    scorer: str
+    """Name of the scorer that decided, e.g. ``ie_value_match``."""
+    version: str
+    details: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def scored(self) -> bool:
+        """Whether the item has a value."""
+        return self.value is not None
+
+    def to_dict(self) -> dict[str, Any]:
+        """A JSON-serialisable view for run records."""
+        return {
+            "value": self.value,
+            "scorer": self.scorer,
+            "version": self.version,
+            "details": self.details,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class RuleScorer:
+    """A registered rule scorer for one family."""
+
+    family: str
+    name: str
+    version: str
+    """Bumped whenever the rule changes what a score means (docs/scoring.md)."""
+    fn: RuleFn
+
+    def __call__(self, question: Question, answer: dict[str, Any]) -> Score:
+        """Score a parsed answer object of this scorer's family."""
+        value, details = self.fn(question, answer)
+        return Score(value, self.name, self.version, details)
+
+
+SCORERS: Registry[RuleScorer] = Registry("family scorer", "rule")
+"""Family code -> its rule scorer. Filled by :func:`rule_scorer`."""
+
+
+def rule_scorer(family: str, *, name: str, version: str) -> Callable[[RuleFn], RuleFn]:
+    """Register a function as the rule scorer of ``family`` (one per family)."""
+    if family not in FAMILIES:
+        raise ConfigError(f"unknown question family {family!r}")
+
+    def register(fn: RuleFn) -> RuleFn:
+        SCORERS.add(family, RuleScorer(family, name, version, fn))
+        return fn
+
+    return register
+
+
+def get_scorer(family: str) -> RuleScorer:
+    """The rule scorer of ``family``.
+
+    Raises:
+        ConfigError: No scorer for that family (the message suggests a close code).
+    """
+    if family in SCORERS:
+        return SCORERS[family]
+    hint = did_you_mean(family.upper(), SCORERS)
+    raise ConfigError(f"no scorer for family {family!r}{hint}")

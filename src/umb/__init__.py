@@ -14,7 +14,7 @@ lives in the subpackages (docs/architecture.md).
 from __future__ import annotations
 
 import importlib
-from typing import TYPE_CHECKING, Any
+import typing
 
 from umb._errors import (
     ConfigError,
@@ -27,7 +27,7 @@ from umb._errors import (
 )
 from umb._version import __version__
 
-if TYPE_CHECKING:
+if typing.TYPE_CHECKING:
     from umb.bench import Benchmark, Dialogue, Evidence, Fact, Question, Session, Turn
     from umb.pipeline._api import (
         evaluate,
@@ -54,7 +54,7 @@ _LAZY: dict[str, str] = {
 }
 
 
-def __getattr__(name: str) -> Any:
+def __getattr__(name: str) -> typing.Any:
     module = _LAZY.get(name)
     if module is None:
         raise AttributeError(f"module 'umb' has no attribute {name!r}")

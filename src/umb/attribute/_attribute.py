@@ -47,6 +47,7 @@ from umb.attribute._types import (
     UNATTRIBUTED,
     Attribution,
 )
+from umb.scoring._family import get_scorer
 from umb.trace._ids import role_of, turn_var
 from umb.trace._model import NodeKey, Operation
 
@@ -106,7 +107,6 @@ def _judged_wrong(question: Question, record: Mapping[str, Any]) -> str | None:
     answer = record.get("answer")
     if not isinstance(answer, dict):
         return None
-    from umb.scoring._family import get_scorer
 
     rule = get_scorer(question.family)(question, answer)
     if rule.value is None or rule.value < 1.0:

@@ -28,6 +28,16 @@ import orjson
 
 from umb.attribute._facts import Need, states
 from umb.attribute._types import DELETION, EXTRACTION, RESPONSE, RETRIEVAL, UPDATE
+from umb.bench import Session as SessionType
+from umb.families import REQUIRED_FIELDS
+from umb.memory._full_context import FullContext
+from umb.memory._history import SessionLog
+from umb.memory._mem0_rules import CandidateFact, Decision
+from umb.memory._mem0_style import Mem0Style
+from umb.memory._oracle_evidence import OracleEvidence
+from umb.memory._rag import RagMemory
+from umb.memory._summary import SummaryMemory
+from umb.memory._text import split_sentences
 from umb.trace._context import current_op
 
 if TYPE_CHECKING:
@@ -86,7 +96,6 @@ class FaultLog:
 
 
 def _split(text: str) -> list[str]:
-    from umb.memory._text import split_sentences
 
     return split_sentences(text)
 
@@ -96,7 +105,6 @@ def blind(session: Session, fault: Fault) -> Session | None:
 
     Returns ``None`` when the session holds none of them.
     """
-    from umb.bench import Session as SessionType
 
     wanted = set(fault.turn_ids)
     turns = []
@@ -152,7 +160,6 @@ def _blind_extraction(memory: Any, fault: Fault, log: FaultLog) -> None:
 
 
 def _break_store(memory: Any, fault: Fault, log: FaultLog) -> None:
-    from umb.memory._mem0_rules import CandidateFact, Decision
 
     ingest = memory.ingest
     done: set[str] = set()
@@ -189,12 +196,6 @@ def _break_store(memory: Any, fault: Fault, log: FaultLog) -> None:
 
 
 def _hide(memory: Any, fault: Fault, log: FaultLog) -> None:
-    from umb.memory._full_context import FullContext
-    from umb.memory._history import SessionLog
-    from umb.memory._mem0_style import Mem0Style
-    from umb.memory._oracle_evidence import OracleEvidence
-    from umb.memory._rag import RagMemory
-    from umb.memory._summary import SummaryMemory
 
     active = {"on": False}
     if isinstance(memory, Mem0Style):
@@ -248,7 +249,6 @@ def _hide(memory: Any, fault: Fault, log: FaultLog) -> None:
 
 
 def _without_turns(log: Any, fault: Fault, out: Any) -> Any:
-    from umb.bench import Session as SessionType
 
     wanted = set(fault.turn_ids)
     for s in log.sessions:
@@ -282,7 +282,6 @@ class CorruptAnswerer:
 
 def wrong_answer(question: Question) -> str:
     """A well-formed answer object of the question's family that is wrong."""
-    from umb.families import REQUIRED_FIELDS
 
     answer: dict[str, Any] = {f: FORGOTTEN for f in REQUIRED_FIELDS[question.family]}
     family = question.family

@@ -15,6 +15,12 @@ from umb.attribute._faults import CorruptAnswerer, Fault, FaultLog, inject
 from umb.attribute._graph import SystemView, op_kind
 from umb.attribute._run import _Bench
 from umb.attribute._types import Attribution
+from umb.bench import Benchmark
+from umb.memory import MemoryConfig, build_memory
+from umb.models import load_model
+from umb.run._record import answer_question
+from umb.trace._reader import read_trace
+from umb.trace._tracer import Tracer
 
 if TYPE_CHECKING:
     from umb.bench import Dialogue, Question, Session
@@ -71,8 +77,6 @@ class Harness:
     def __init__(
         self, bench: Path, work: Path, *, answerer: str = "offline", extractor: str = "offline"
     ) -> None:
-        from umb.bench import Benchmark
-        from umb.models import load_model
 
         b = Benchmark.open(bench)
         self.dialogues: dict[str, Dialogue] = {d.id: d for d in b.iter_dialogues()}
@@ -92,8 +96,6 @@ class Harness:
             The run record of each question, the pass's trace (``system``'s view) and, per
             faulted question, what its fault did.
         """
-        from umb.trace._reader import read_trace
-        from umb.trace._tracer import Tracer
 
         self._passes += 1
         path = self.work / f"pass{self._passes:04d}-{system}.jsonl"
@@ -115,7 +117,6 @@ class Harness:
     def _build(
         self, system: str, faults: list[Fault], logs: dict[str, FaultLog]
     ) -> tuple[MemorySystem, dict[str, ModelAPI]]:
-        from umb.memory import MemoryConfig, build_memory
 
         memory = build_memory(system, MemoryConfig(work_dir=self.work / "memory"), self.extractor)
         answerers: dict[str, ModelAPI] = {}
@@ -137,7 +138,6 @@ class Harness:
     ) -> None:
         # The steps of the runner's job: ingest the sessions before each question, then the
         # question's retrieve, answer and score inside its scope.
-        from umb.run._record import answer_question
 
         system = memory.name
         memory.start(dialogue)

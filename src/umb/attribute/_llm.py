@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any, Final, TypeVar
 import orjson
 
 from umb.attribute._facts import Need
+from umb.models._api import GenerateRequest, Message
 
 if TYPE_CHECKING:
     from umb.models._api import GenerateRequest, ModelAPI
@@ -32,7 +33,6 @@ _SYSTEM: Final = (
 
 def check_request(text: str, need: Need) -> GenerateRequest:
     """The request asking whether ``text`` states ``need``."""
-    from umb.models._api import GenerateRequest, Message
 
     values = " / ".join(repr(v) for v in need.values) or "(see the label)"
     user = f"Fact ({need.label}): {values}\n\nText:\n{text[:4000]}\n\nDoes the text state the fact?"

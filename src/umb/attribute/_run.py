@@ -20,7 +20,11 @@ from umb.attribute._attribute import attribute_question
 from umb.attribute._evidence import FactChecker, Matcher, QuestionInputs
 from umb.attribute._graph import SystemView
 from umb.attribute._types import ERROR_TYPES, UNATTRIBUTED, Attribution
+from umb.bench import Benchmark
+from umb.run._log import HEADER, RECORDS, read_records
+from umb.run._traces import trace_paths
 from umb.trace._graph import Trace
+from umb.trace._reader import read_trace
 
 if TYPE_CHECKING:
     from umb.bench import Fact, Question
@@ -78,7 +82,6 @@ class _Bench:
 
     @classmethod
     def load(cls, root: Path, dialogue_ids: set[str]) -> _Bench:
-        from umb.bench import Benchmark
 
         b = Benchmark.open(root)
         texts: dict[str, str] = {}
@@ -140,7 +143,6 @@ def attribute_records(
 def run_traces(run_dir: Path) -> dict[str, Path]:
     """A run's trace files by system: ``RUN/traces/<system>.jsonl`` (or one ``RUN/trace.jsonl``
     holding every system, named by the empty string)."""
-    from umb.run._traces import trace_paths
 
     found = trace_paths(run_dir)
     if not found and (run_dir / TRACE).exists():
@@ -199,8 +201,6 @@ def attribute_run(
         ConfigError: The run has no trace (it ran with ``--no-trace``) or names no benchmark.
         DataError: The run's files are broken.
     """
-    from umb.run._log import HEADER, RECORDS, read_records
-    from umb.trace._reader import read_trace
 
     run = Path(run_dir)
     header = read_json(run / HEADER)

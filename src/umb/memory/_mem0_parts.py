@@ -23,6 +23,7 @@ from typing import Any, cast
 import numpy as np
 
 from umb._errors import EndpointError, MissingDependencyError
+from umb.memory._index import embed
 from umb.models._api import GenerateRequest, Message, ModelAPI
 
 #: Where mem0's own clients are pointed when umb replaces them: a closed loopback port, so a
@@ -180,8 +181,6 @@ class WordLlamaEmbedder:
         self, texts: Sequence[str], memory_action: str | None = None
     ) -> list[list[float]]:
         """Unit-length embeddings of ``texts``, in order."""
-        from umb.memory._index import embed
-
         vectors = embed(list(texts))
         # A text with no known word embeds to zeros, which a cosine index cannot normalise:
         # give it a fixed direction instead.

@@ -10,13 +10,13 @@ from __future__ import annotations
 from umb.models._api import ModelAPI
 from umb.models._options import ModelOptions
 from umb.models._provider import CacheIdentity, provider
+from umb.models.offline import OfflineModel
+from umb.models.oracle import OracleModel
 
 
 @provider("offline", takes_name=False)
 def offline(name: str, options: ModelOptions) -> tuple[ModelAPI, CacheIdentity]:
     """The deterministic non-LLM reader (a lower bound)."""
-    from umb.models.offline import OfflineModel
-
     # offline and oracle are instant, and their answers depend on the request's task (which the
     # cache key leaves out), so only language-model backends are cached.
     return OfflineModel(), ("", "", "")
@@ -25,15 +25,13 @@ def offline(name: str, options: ModelOptions) -> tuple[ModelAPI, CacheIdentity]:
 @provider("oracle", takes_name=False)
 def oracle(name: str, options: ModelOptions) -> tuple[ModelAPI, CacheIdentity]:
     """Gold answers, for checking scorers."""
-    from umb.models.oracle import OracleModel
-
     return OracleModel(), ("", "", "")
 
 
 @provider("openai", form="openai/<model>")
 def openai(name: str, options: ModelOptions) -> tuple[ModelAPI, CacheIdentity]:
     """Any OpenAI-compatible endpoint (vLLM, Ollama, llama.cpp's server, OpenAI)."""
-    from umb.models._openai import OpenAIModel
+    from umb.models._openai import OpenAIModel  # the openai client takes ~0.3 s to import
 
     model = OpenAIModel(name, options)
     return model, ("openai", name, model.base_url)
@@ -42,7 +40,7 @@ def openai(name: str, options: ModelOptions) -> tuple[ModelAPI, CacheIdentity]:
 @provider("hf", form="hf/<path>")
 def hf(name: str, options: ModelOptions) -> tuple[ModelAPI, CacheIdentity]:
     """Local transformers weights (extra ``hf``)."""
-    from umb.models._hf import HFModel
+    from umb.models._hf import HFModel  # torch and transformers: extra "hf"
 
     return HFModel(name, options), ("hf", name, "")
 

@@ -25,6 +25,7 @@ from umb.parametric._prepare import prepare
 from umb.parametric._report import write_retention
 from umb.parametric._retention import RetentionConfig
 from umb.parametric._train import train
+from umb.pipeline._generate import generate, resolve_config
 
 
 @dataclass(frozen=True)
@@ -99,7 +100,6 @@ def run_preset(
     Returns:
         The retention summary.
     """
-    from umb.pipeline._generate import generate, resolve_config
 
     if preset is None:
         if name not in PRESETS:

@@ -15,6 +15,7 @@ from typing import Any, Final
 from umb.bench import Question
 from umb.families import REQUIRED_FIELDS
 from umb.parametric._config import InstructionStyle
+from umb.run import family_instruction_text
 
 #: The field whose value is the original's ``reference`` / ``gold_answer`` string.
 REFERENCE_FIELD: Final[dict[str, str]] = {
@@ -105,7 +106,6 @@ def instruction(question: Question, character: str, style: InstructionStyle) -> 
     """
     when = dt.datetime.strptime(question.asked_at, "%Y-%m-%dT%H:%M")
     if style == "full":
-        from umb.run import family_instruction_text
 
         family_text = family_instruction_text(question.family)
     else:

@@ -17,6 +17,7 @@ from typing import Any
 from umb.parametric._encode import IGNORE, Encoder, Scored
 from umb.parametric._project import EvalItem
 from umb.parametric._torch import require
+from umb.scoring import parse_answer, score_parsed
 
 
 def loglik_batch(
@@ -102,7 +103,6 @@ def generate_batch(
 
 def score_generation(item: EvalItem, text: str) -> dict[str, Any]:
     """Parse ``text`` strictly and score it with the family's rule scorer."""
-    from umb.scoring import parse_answer, score_parsed
 
     parsed = parse_answer(text, item.question.family, policy="strict")
     score = score_parsed(item.question, parsed)

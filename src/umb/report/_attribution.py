@@ -14,7 +14,10 @@ from typing import TYPE_CHECKING, Any
 from markupsafe import Markup
 
 from umb._errors import UmbError
+from umb.attribute import ERROR_TYPES, attribute_run, read_attributions
+from umb.attribute._run import ATTRIBUTIONS, run_traces
 from umb.report._context import ReportContext, Section
+from umb.report._plots import _figure
 from umb.report._sections import QUESTION_DETAILS, SECTIONS, register_section
 
 if TYPE_CHECKING:
@@ -36,8 +39,6 @@ _BY_RECORD: dict[int, Attribution] = {}
 
 def _attributions(path: Path) -> list[Attribution] | None:
     """A run's attributions: its file, else computed on the spot; None for an untraced run."""
-    from umb.attribute import attribute_run, read_attributions
-    from umb.attribute._run import ATTRIBUTIONS, run_traces
 
     if (path / ATTRIBUTIONS).exists():
         return read_attributions(path)
@@ -51,8 +52,6 @@ def _attributions(path: Path) -> list[Attribution] | None:
 
 def attribution_bars(rows: list[dict[str, Any]], types: list[str]) -> Figure:
     """Horizontal stacked bars: one per entry, its failed questions split by error type."""
-    from umb.report._plots import _figure
-
     fig = _figure(8.5, 0.45 * len(rows) + 1.4)
     ax = fig.add_subplot()
     left = [0] * len(rows)
@@ -72,7 +71,6 @@ def attribution_bars(rows: list[dict[str, Any]], types: list[str]) -> Figure:
 
 def attribution(ctx: ReportContext) -> Section | None:
     """Counts per (run, system, model) × error type, as a table and as stacked bars."""
-    from umb.attribute import ERROR_TYPES
 
     _BY_RECORD.clear()
     found: dict[str, dict[tuple[str, str], Attribution]] = {}

@@ -9,6 +9,7 @@ from typing import Any
 
 from umb._errors import DataError
 from umb._jsonio import read_json
+from umb.families import FAMILIES
 from umb.run._log import HEADER, RECORDS, RESULTS, read_records
 from umb.run._results import aggregate_run, load_results, sort_records
 
@@ -57,7 +58,6 @@ class ReportData:
     @property
     def families(self) -> list[str]:
         """Families present in any entry, in the canonical order."""
-        from umb.families import FAMILIES
 
         seen = {f for e in self.entries for f in e.group.get("families", {})}
         return [f for f in FAMILIES if f in seen] + sorted(seen - set(FAMILIES))

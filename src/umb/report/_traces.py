@@ -17,6 +17,7 @@ from markupsafe import Markup
 from umb._errors import UmbError
 from umb.report._context import ReportContext, Section
 from umb.report._sections import QUESTION_DETAILS, SECTIONS, register_section
+from umb.run._traceview import RunTraceView
 
 # id(record) -> its picture, for the records of the report being built. A section builder sees
 # the whole run; a question detail sees one record, so the pictures are drawn in between.
@@ -60,7 +61,6 @@ def _inline(svg: bytes, prefix: str) -> Markup:
 
 def _views(ctx: ReportContext) -> dict[str, Any]:
     """Run label -> its :class:`~umb.run._traceview.RunTraceView` (runs with traces only)."""
-    from umb.run._traceview import RunTraceView
 
     views: dict[str, Any] = {}
     for run in ctx.data.runs:

@@ -18,7 +18,7 @@ from typing import Any, Final
 
 from umb._errors import ConfigError
 from umb.bench import Benchmark
-from umb.memory import Granularity, MemoryConfig, memory_system_names
+from umb.memory import Granularity, MemoryConfig, memory_system_class, memory_system_names
 from umb.memory._api import GRANULARITIES
 from umb.run._profiles import PROFILE_VERSION
 from umb.run._prompts import PROMPT_VERSION
@@ -95,7 +95,6 @@ class RunConfig:
         known = set(memory_system_names())
         for name in self.systems:
             if name not in known:
-                from umb.memory import memory_system_class
 
                 memory_system_class(name)  # raises with a "did you mean"
         if self.limit is not None and self.limit < 1:

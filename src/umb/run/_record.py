@@ -8,6 +8,7 @@ from typing import Any, Final
 from umb.bench import Question
 from umb.memory import RetrievedContext
 from umb.models._api import GenerateResult, ModelAPI
+from umb.run._profiles import PROFILE_VERSION, build_profile_request, profile_for
 from umb.run._prompts import build_request, prompt_sha256
 from umb.run._traces import answer_op, record_answer, record_score, score_op
 from umb.scoring._family import score_replies
@@ -61,7 +62,6 @@ async def answer_question(
             question, context.text, include_gold=include_gold, max_tokens=max_tokens
         )
     else:
-        from umb.run._profiles import build_profile_request
 
         request = build_profile_request(
             question, context.text, include_gold=include_gold, max_tokens=max_tokens
@@ -118,7 +118,6 @@ async def _score(
 async def _score_peer(
     question: Question, result: GenerateResult, policy: Policy, peer: PeerScoring
 ) -> dict[str, Any]:
-    from umb.run._profiles import PROFILE_VERSION, profile_for
 
     profile = profile_for(question)
     base = {"answer_profile": f"{profile.name}@{PROFILE_VERSION}", "prediction": None}

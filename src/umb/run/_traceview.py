@@ -14,6 +14,7 @@ from typing import Any, Final
 
 from umb._errors import ConfigError, DataError
 from umb._jsonio import iter_jsonl, read_json
+from umb.bench import Benchmark
 from umb.run._log import HEADER
 from umb.run._traces import trace_paths
 from umb.trace import Trace, read_trace, render_subgraph, turn_var
@@ -110,7 +111,6 @@ class RunTraceView:
         return self._evidence.get(question_id)
 
     def _load_evidence(self) -> dict[str, tuple[str, ...]]:
-        from umb.bench import Benchmark
 
         try:
             header = read_json(self.run_dir / HEADER)

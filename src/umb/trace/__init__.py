@@ -7,7 +7,7 @@ attribution (:mod:`umb.attribute`) and the MemTraceBench format (:mod:`umb.inter
 build on it.
 """
 
-from umb.trace._context import bind_context, current_op, current_tracer, run_in_thread, use_tracer
+from umb.trace._context import bind_context, current_op, current_tracer, run_in_thread
 from umb.trace._decorator import operation, traced
 from umb.trace._file import FORMAT_NAME, FORMAT_VERSION
 from umb.trace._graph import Trace
@@ -25,7 +25,7 @@ from umb.trace._ids import (
     var,
 )
 from umb.trace._model import Operation, ScopeInfo, StoredValue, Subgraph, VarVersion
-from umb.trace._null import NULL_TRACER, BaseTracer, NullTracer, OpHandle
+from umb.trace._null import NULL_TRACER, BaseTracer, NullTracer, OpHandle, use_tracer
 from umb.trace._reader import read_trace
 from umb.trace._render import render_subgraph
 from umb.trace._tracer import TraceConfig, Tracer, open_tracer

@@ -11,12 +11,11 @@ import itertools
 import threading
 from collections.abc import Callable, Iterator
 from concurrent.futures import Future
-from contextlib import contextmanager
 from contextvars import ContextVar, copy_context
 from dataclasses import dataclass, field
 from typing import Any, ParamSpec, TypeVar
 
-from umb.trace._null import NULL_OP, NULL_TRACER, BaseTracer, OpHandle
+from umb.trace._null import _TRACER, NULL_OP, BaseTracer, OpHandle
 
 P = ParamSpec("P")
 T = TypeVar("T")
@@ -39,7 +38,6 @@ class ScopeState:
     """Records of a replay, kept back unless the replay turns out to differ."""
 
 
-_TRACER: ContextVar[BaseTracer] = ContextVar("umb_trace_tracer", default=NULL_TRACER)
 _SCOPE: ContextVar[ScopeState | None] = ContextVar("umb_trace_scope", default=None)
 _OP: ContextVar[OpHandle] = ContextVar("umb_trace_op", default=NULL_OP)
 
@@ -63,16 +61,6 @@ def current_attrs() -> dict[str, Any]:
     """Return the attributes of the innermost scope (``dialogue_id``, ``question_id``, …)."""
     scope = _SCOPE.get()
     return scope.attrs if scope is not None else _EMPTY
-
-
-@contextmanager
-def use_tracer(tracer: BaseTracer) -> Iterator[BaseTracer]:
-    """Make ``tracer`` current inside the ``with`` block."""
-    token = _TRACER.set(tracer)
-    try:
-        yield tracer
-    finally:
-        _TRACER.reset(token)
 
 
 def bind_context(fn: Callable[P, T]) -> Callable[P, T]:

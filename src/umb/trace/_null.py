@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from types import TracebackType
 from typing import Any
 
@@ -139,8 +141,6 @@ class BaseTracer:
 
     def activate(self) -> Any:
         """Make this the current tracer for the ``with`` block (and tasks/threads it starts)."""
-        from umb.trace._context import use_tracer
-
         return use_tracer(self)
 
     def __enter__(self) -> BaseTracer:
@@ -155,3 +155,17 @@ class NullTracer(BaseTracer):
 
 
 NULL_TRACER = NullTracer()
+
+
+_TRACER: ContextVar[BaseTracer] = ContextVar("umb_trace_tracer", default=NULL_TRACER)
+"""The tracer in effect (kept beside the no-op tracer, its default)."""
+
+
+@contextmanager
+def use_tracer(tracer: BaseTracer) -> Iterator[BaseTracer]:
+    """Make ``tracer`` current inside the ``with`` block."""
+    token = _TRACER.set(tracer)
+    try:
+        yield tracer
+    finally:
+        _TRACER.reset(token)

@@ -1,0 +1,125 @@
+"""The package layers point down: no subpackage imports one above it, not even inside a function.
+
+Imports under ``if TYPE_CHECKING:`` are annotations only and do not count. A function-local
+import is allowed only to defer an optional heavy dependency, so only third-party modules may be
+imported inside functions of library code, plus the few umb modules named in
+:data:`HEAVY_SEAMS` whose import pulls in such a dependency (``umb._cli`` loads each verb lazily and
+is exempt).
+"""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Iterator
+from pathlib import Path
+
+import umb
+
+ROOT = Path(umb.__file__).parent
+
+LAYERS: tuple[str, ...] = (
+    "_cli",
+    "parametric",
+    "pipeline",
+    "report",
+    "attribute",
+    "run",
+    "statetrack",
+    "interop",
+    "scoring",
+    "memory",
+    "render",
+    "models",
+    "trace",
+    "qa",
+    "world",
+    "bench",
+)
+"""Top to bottom (docs/architecture.md)."""
+
+SHARED: frozenset[str] = frozenset(
+    {"_registry", "_peer", "_errors", "_jsonio", "_tokens", "_version", "families", "testing"}
+)
+"""Bottom modules every layer may use; they import only each other."""
+
+
+HEAVY_SEAMS: dict[str, str] = {
+    "umb.models._openai": "the openai client takes ~0.3 s to import",
+    "umb.models._hf": "torch and transformers (extra hf)",
+    "umb.models._llamacpp": "llama.cpp (extra llamacpp)",
+}
+"""umb modules a function may import lazily, and why."""
+
+
+def _imports(tree: ast.AST) -> Iterator[tuple[ast.ImportFrom | ast.Import, bool]]:
+    """Every import node with whether it sits inside a function, skipping TYPE_CHECKING blocks."""
+    skip: set[int] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test):
+            skip.update(id(n) for n in ast.walk(node))
+    local: set[int] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            local.update(id(n) for n in ast.walk(node))
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.Import, ast.ImportFrom)) and id(node) not in skip:
+            yield node, id(node) in local
+
+
+def _targets(node: ast.ImportFrom | ast.Import) -> list[str]:
+    if isinstance(node, ast.Import):
+        return [a.name for a in node.names]
+    return [node.module or ""] if node.level == 0 else []
+
+
+def _package(path: Path) -> str:
+    return path.relative_to(ROOT).parts[0].removesuffix(".py")
+
+
+def _rank(package: str) -> int:
+    return len(LAYERS) if package in SHARED else LAYERS.index(package)
+
+
+def test_every_package_has_a_layer() -> None:
+    packages = {_package(p) for p in ROOT.rglob("*.py")} - {"__init__", "__main__"}
+    assert packages <= set(LAYERS) | SHARED, packages - set(LAYERS) - SHARED
+
+
+def test_imports_point_down() -> None:
+    upward = []
+    for path in sorted(ROOT.rglob("*.py")):
+        source = _package(path)
+        if source in ("__init__", "__main__"):
+            continue
+        for node, _ in _imports(ast.parse(path.read_text(encoding="utf-8"))):
+            for target in _targets(node):
+                parts = target.split(".")
+                if parts[0] != "umb" or len(parts) < 2 or parts[1] == source:
+                    continue
+                if _rank(parts[1]) < _rank(source):
+                    upward.append(f"{path.relative_to(ROOT)}:{node.lineno} imports {target}")
+    assert not upward, "\n".join(upward)
+
+
+def test_shared_modules_import_only_shared_modules() -> None:
+    bad = []
+    for name in sorted(SHARED - {"testing"}):
+        path = ROOT / f"{name}.py"
+        for node, _ in _imports(ast.parse(path.read_text(encoding="utf-8"))):
+            for target in _targets(node):
+                parts = target.split(".")
+                if parts[0] == "umb" and len(parts) > 1 and parts[1] not in SHARED:
+                    bad.append(f"{name}.py:{node.lineno} imports {target}")
+    assert not bad, "\n".join(bad)
+
+
+def test_library_code_defers_only_third_party_imports() -> None:
+    local = []
+    for path in sorted(ROOT.rglob("*.py")):
+        if _package(path) == "_cli":
+            continue
+        for node, in_function in _imports(ast.parse(path.read_text(encoding="utf-8"))):
+            targets = [t for t in _targets(node) if t.split(".")[0] == "umb"]
+            if in_function and any(t not in HEAVY_SEAMS for t in targets):
+                local.append(f"{path.relative_to(ROOT)}:{node.lineno}")
+    assert not local, "function-local umb imports:\n" + "\n".join(local)

@@ -1,0 +1,40 @@
+"""The public surface of ``umb`` itself, pinned both ways: names may neither vanish nor leak in."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import umb
+
+VERBS = {"generate", "load_benchmark", "evaluate", "import_benchmark", "export_benchmark"}
+RECORDS = {"Benchmark", "Dialogue", "Evidence", "Fact", "Question", "Session", "Turn"}
+CONFIG = {"GenerateConfig", "RunConfig", "RunOutcome"}
+ERRORS = {
+    "UmbError",
+    "ConfigError",
+    "DataError",
+    "EndpointError",
+    "EndpointTimeout",
+    "MissingDependencyError",
+    "RateLimited",
+}
+
+
+def test_all_is_exactly_the_public_names() -> None:
+    public = {n for n in dir(umb) if not n.startswith("_")} - {"annotations", "importlib"}
+    public -= {n for n in public if type(getattr(umb, n)).__name__ == "module"}
+    assert set(umb.__all__) - {"__version__"} == public
+    assert set(umb.__all__) == VERBS | RECORDS | CONFIG | ERRORS | {"__version__"}
+
+
+def test_verbs_are_documented_callables() -> None:
+    for name in VERBS:
+        verb = getattr(umb, name)
+        assert callable(verb) and verb.__doc__, name
+
+
+def test_import_umb_loads_no_layer() -> None:
+    code = "import sys, umb; print(sorted(m for m in sys.modules if m.startswith('umb.')))"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "['umb._errors', 'umb._version']"

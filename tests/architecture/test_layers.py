@@ -38,7 +38,10 @@ LAYERS: tuple[str, ...] = (
 """Top to bottom (docs/architecture.md)."""
 
 SHARED: frozenset[str] = frozenset(
-    {"_registry", "_peer", "_errors", "_jsonio", "_tokens", "_version", "families", "testing"}
+    {
+        "_registry", "_peer", "_errors", "_jsonio", "_tokens", "_version", "_dates", "families",
+        "testing",
+    }  # fmt: skip
 )
 """Bottom modules every layer may use; they import only each other."""
 

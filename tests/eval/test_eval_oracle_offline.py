@@ -13,10 +13,10 @@ import pytest
 from _eval_cases import ABS, ALL, IE, TR_BETWEEN
 
 from umb import ConfigError
+from umb._dates import clock_minutes, resolve_date
 from umb.bench import Question
 from umb.families import FAMILIES, REQUIRED_FIELDS
 from umb.models._api import GenerateRequest
-from umb.models._offline_time import clock_minutes, resolve_date
 from umb.models.offline import OfflineModel, read
 from umb.models.oracle import OracleModel
 from umb.run import build_request

@@ -8,10 +8,10 @@ from typing import Any
 
 import pytest
 
+from umb._dates import format_locomo_datetime, parse_locomo_datetime
 from umb._errors import DataError
 from umb.bench import Benchmark
 from umb.interop import convert_locomo
-from umb.interop._dates import format_locomo_datetime, parse_locomo_datetime
 
 
 def test_counts_match_the_release(locomo_bench: Path) -> None:

@@ -4,7 +4,7 @@ import datetime as dt
 
 import pytest
 
-from umb.memory._dates import is_recollection, mentioned_dates
+from umb._dates import is_recollection, mentioned_dates
 from umb.memory._rules import clean_sentence, is_informative, state_key, third_person
 from umb.memory._text import light_stem, split_sentences
 

@@ -15,8 +15,8 @@ from dataclasses import dataclass
 
 from rapidfuzz import fuzz
 
+from umb._dates import is_recollection
 from umb.bench import Session
-from umb.memory._dates import is_recollection
 from umb.memory._rules import (
     DATE_TERMS,
     clean_sentence,
@@ -81,7 +81,7 @@ def attribute_turns(text: str, session: Session) -> tuple[str, ...]:
 def extract_by_rules(session: Session) -> list[CandidateFact]:
     """Informative first-person sentences of the character, rewritten in the third person.
 
-    A statement that retells an old event (:func:`umb.memory._dates.is_recollection`) keeps its
+    A statement that retells an old event (:func:`umb._dates.is_recollection`) keeps its
     text but loses its key: it is a memory, not a change of the current state.
     """
     facts = []

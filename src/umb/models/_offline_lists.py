@@ -8,9 +8,9 @@ from typing import Any, Final
 
 import numpy as np
 
+from umb._dates import resolve_date
 from umb.models._offline_reader import NOT_MENTIONED, Reader
 from umb.models._offline_spans import best_span, cue_tail, split_change
-from umb.models._offline_time import resolve_date
 
 _TRAILING_NOW: Final = re.compile(
     r"[\s,]+(?:for now|now|these days|at the moment|anymore)$", re.IGNORECASE

@@ -9,9 +9,9 @@ from typing import Final
 
 import numpy as np
 
+from umb._dates import resolve_date
 from umb.models._offline_index import ContextIndex, build_index, query_terms
 from umb.models._offline_spans import answer_kind, best_span, cue_tail
-from umb.models._offline_time import resolve_date
 
 NOT_MENTIONED: Final = "not mentioned"
 WINDOW: Final = 3

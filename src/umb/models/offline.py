@@ -16,13 +16,13 @@ from collections.abc import Sequence
 from datetime import date
 from typing import Any, Final
 
+from umb._dates import clock_minutes, has_time_expression
 from umb._errors import ConfigError
 from umb._tokens import estimate_tokens
 from umb.models._api import GenerateRequest, GenerateResult
 from umb.models._offline_lists import answer_es, answer_ku, answer_msr
 from umb.models._offline_reader import NOT_MENTIONED, Reader
 from umb.models._offline_spans import Span, answer_kind, cue_tail, spans
-from umb.models._offline_time import clock_minutes, has_time_expression
 
 #: Below this share of the question's (idf-weighted) words in any one sentence, say "not
 #: mentioned" to an abstention question.

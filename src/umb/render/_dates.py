@@ -11,12 +11,10 @@ from __future__ import annotations
 import re
 from datetime import date
 
-from umb.render._timeexpr import WEEKDAYS
+from umb._dates import MONTHS, WEEKDAYS
 from umb.render._values import number_pattern
 
-_MONTHS = (
-    "january february march april may june july august september october november december"
-).split()
+_MONTHS = [m.lower() for m in MONTHS]
 
 
 def _month_pattern(month: int) -> str:

@@ -9,8 +9,9 @@ from __future__ import annotations
 import random
 from datetime import date
 
+from umb._dates import WEEKDAYS
+
 NUMBERS = ("zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten")
-WEEKDAYS = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday")
 
 
 def ordinal(n: int) -> str:

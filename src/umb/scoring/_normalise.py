@@ -12,10 +12,8 @@ import unicodedata
 from collections.abc import Iterable, Sequence
 from typing import Any, Final
 
-_MONTHS: Final = {
-    "jan": 1, "feb": 2, "mar": 3, "apr": 4, "may": 5, "jun": 6,
-    "jul": 7, "aug": 8, "sep": 9, "oct": 10, "nov": 11, "dec": 12,
-}  # fmt: skip
+from umb._dates import MONTH_NUMBERS
+
 _MONTH_RE: Final = (
     r"(jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?"
     r"|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\b\.?"
@@ -56,8 +54,12 @@ def _fmt_date(year: str | None, month: int, day: str) -> str:
 
 def _dates_to_tokens(s: str) -> str:
     s = _ISO_DATE.sub(lambda m: _fmt_date(m.group(1), int(m.group(2)), m.group(3)), s)
-    s = _MONTH_DAY.sub(lambda m: _fmt_date(m.group(3), _MONTHS[m.group(1)[:3]], m.group(2)), s)
-    return _DAY_MONTH.sub(lambda m: _fmt_date(m.group(3), _MONTHS[m.group(2)[:3]], m.group(1)), s)
+    s = _MONTH_DAY.sub(lambda m: _fmt_date(m.group(3), _month(m.group(1)), m.group(2)), s)
+    return _DAY_MONTH.sub(lambda m: _fmt_date(m.group(3), _month(m.group(2)), m.group(1)), s)
+
+
+def _month(name: str) -> int:
+    return MONTH_NUMBERS[name[:3]]
 
 
 def _numbers_to_digits(s: str) -> str:

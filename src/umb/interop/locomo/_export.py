@@ -14,6 +14,7 @@ from collections import defaultdict
 from pathlib import Path
 from typing import Any
 
+from umb._dates import format_locomo_datetime, parse_locomo_datetime
 from umb.bench._io import Benchmark
 from umb.bench._records import Dialogue, Question
 from umb.interop._common import (
@@ -22,7 +23,6 @@ from umb.interop._common import (
     umb_question_extension,
     write_export,
 )
-from umb.interop._dates import format_locomo_datetime, parse_locomo_datetime
 from umb.interop._log import InteropLog
 from umb.interop.locomo._spec import CAPTION_SUFFIX, FAMILY_TO_CATEGORY
 

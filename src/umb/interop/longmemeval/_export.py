@@ -13,10 +13,10 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from umb._dates import format_longmemeval_datetime
 from umb.bench._io import Benchmark
 from umb.bench._records import Dialogue, Question, Session
 from umb.interop._common import native_answer_text, umb_question_extension, write_export
-from umb.interop._dates import format_longmemeval_datetime
 from umb.interop._log import InteropLog
 from umb.interop.longmemeval._instance import is_abstention_id
 

@@ -57,8 +57,9 @@ class Registry(Mapping[str, T], Generic[T]):
         kind: What an entry is, for messages ("memory system").
         prefix: The entry-point name prefix, ``<prefix>/<name>`` in group ``umb``.
         check: Called on every object as it is registered or loaded; raises on a wrong type.
-        fill: Called once, before the first listing or missed lookup, to add lazy entries
-            derived from elsewhere (the peers' scorers come from the peers).
+        fill: Called before every listing or missed lookup to add the lazy entries derived
+            from elsewhere (the peers' scorers come from the peers); it must skip names
+            already present.
     """
 
     def __init__(
@@ -166,12 +167,16 @@ class Registry(Mapping[str, T], Generic[T]):
         """Every registered name, in registration order."""
         return list(self)
 
+    def has(self, name: str) -> bool:
+        """Whether ``name`` is registered now, without filling or reading plug-ins."""
+        return name in self._loaded or name in self._lazy
+
     def _read_plugins(self) -> None:
+        if self._fill is not None:
+            self._fill(self)
         if self._plugins_read:
             return
         self._plugins_read = True
-        if self._fill is not None:
-            self._fill(self)
         head = f"{self.prefix}/"
         for point in metadata.entry_points(group=ENTRY_POINT_GROUP):
             if point.name.startswith(head):

@@ -23,6 +23,11 @@ def test_exported_members() -> None:
         "import_longmemeval",
         "import_umb_release",
         "locomo_category",
+        "read_peer_json",
+        "score_record",
+        "source_info",
+        "write_export",
+        "write_imported",
     ]
     assert {"PEER_SCORERS", "load_peer_scorer"} <= set(umb.scoring.__all__)
     for name in umb.interop.__all__:

@@ -78,13 +78,30 @@ def import_group() -> None:
     """Import a peer benchmark file into a umb benchmark directory."""
 
 
+class _ExportFormat(click.ParamType):
+    """A peer that can be exported to, looked up when the command runs (plug-ins included)."""
+
+    name = "format"
+
+    def get_metavar(self, param: click.Parameter, ctx: click.Context) -> str:
+        return "[" + "|".join(formats(direction="export")) + "]"
+
+    def convert(
+        self, value: object, param: click.Parameter | None, ctx: click.Context | None
+    ) -> str:
+        choices = formats(direction="export")
+        if value not in choices:
+            self.fail(f"{value!r} is not one of {', '.join(map(repr, choices))}", param, ctx)
+        return str(value)
+
+
 @click.command("export")
 @click.argument("bench_dir", type=click.Path(exists=True, file_okay=False, path_type=Path))
 @click.option(
     "--format",
     "fmt",
     required=True,
-    type=click.Choice(formats(direction="export")),
+    type=_ExportFormat(),
     help="Peer format to write.",
 )
 @click.option(

@@ -25,7 +25,8 @@ JUDGE_SCORERS: Final = frozenset({"longmemeval_judge"})
 def _fill_from_peers(registry: Registry[type]) -> None:
     for peer in PEERS.values():
         for name, target in peer.scorers.items():
-            registry.add_lazy(name, target)
+            if not registry.has(name):
+                registry.add_lazy(name, target)
 
 
 def _is_class(name: str, obj: object) -> type:

@@ -1,0 +1,76 @@
+"""The worked examples of docs/architecture.md: a new peer is one folder and one registry entry."""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from umb import Benchmark
+from umb._cli.main import cli
+from umb._peer import PEERS
+from umb.scoring import PEER_SCORERS, load_peer_scorer
+
+EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
+
+TOY = {
+    "conversations": [
+        {
+            "id": "c1",
+            "date": "2024-03-01T10:00",
+            "lines": [
+                ["Ana", "I finally bought a kayak, a green Pelican one."],
+                ["Ben", "Nice! How much was it?"],
+                ["Ana", "It was $420 at the lake shop."],
+            ],
+            "questions": [
+                {"q": "What brand is Ana's kayak?", "a": "Pelican", "line": 1},
+                {"q": "How much did the kayak cost?", "a": "$420", "line": 3},
+            ],
+        }
+    ]
+}
+
+
+@pytest.fixture()
+def toy_peer() -> Iterator[None]:
+    sys.path.insert(0, str(EXAMPLES))
+    PEERS.add_lazy("toy", "toy_peer:PEER")  # the one registration
+    try:
+        yield
+    finally:
+        PEERS.remove("toy")
+        if PEER_SCORERS.has("toy_exact"):
+            PEER_SCORERS.remove("toy_exact")
+        sys.path.remove(str(EXAMPLES))
+
+
+def test_toy_peer_imports_validates_exports_and_scores(toy_peer: None, tmp_path: Path) -> None:
+    src = tmp_path / "toy.json"
+    src.write_text(json.dumps(TOY), encoding="utf-8")
+    runner = CliRunner()
+    imported = runner.invoke(cli, ["import", "toy", str(src), "-o", str(tmp_path / "bench")])
+    assert imported.exit_code == 0, imported.output
+    assert "imported 1 dialogues, 1 sessions, 3 turns, 2 questions" in imported.output
+    assert runner.invoke(cli, ["validate", str(tmp_path / "bench")]).exit_code == 0
+
+    out = tmp_path / "back.json"
+    exported = runner.invoke(
+        cli, ["export", str(tmp_path / "bench"), "--format", "toy", "--out", str(out)]
+    )
+    assert exported.exit_code == 0, exported.output
+    assert json.loads(out.read_text(encoding="utf-8")) == TOY
+
+    bench = Benchmark.open(tmp_path / "bench")
+    scorer = load_peer_scorer("toy_exact")
+    assert [scorer.score(q, " pelican ")["score"] for q in bench.questions] == [1.0, 0.0]
+
+
+def test_an_unregistered_peer_is_refused_with_the_known_ones(tmp_path: Path) -> None:
+    result = CliRunner().invoke(cli, ["export", str(tmp_path), "--format", "toy", "--out", "x"])
+    assert result.exit_code == 2
+    assert "'toy' is not one of 'locomo', 'longmemeval', 'umb-release'" in result.output

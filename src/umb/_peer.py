@@ -31,6 +31,17 @@ class Peer:
     """``"module:func"``: ``func(bench_dir, out_file) -> InteropLog`` writes the peer's file."""
     scorers: Mapping[str, str] = field(default_factory=dict)
     """Scorer name -> ``"module:Class"`` of the peer's own metrics."""
+    answer_profile: str | None = None
+    """``"module:attr"`` of the ``AnswerProfile`` its questions are asked with under a peer
+    scorer (``umb.interop._profile``); None: umb's short-answer profile."""
+    retrieval: str | None = None
+    """``"module:func"``: ``func(question, context_turns, ranking, top_k, granularity) -> dict``,
+    the peer's retrieval metrics of one answered question; None: none."""
+    adversarial_category: str | None = None
+    """A native category reported apart (LoCoMo's adversarial questions): results also give the
+    overall without it."""
+    reports_abstention: bool = False
+    """Whether results give the accuracy on abstention (``ABS``) questions apart."""
 
     def import_file(self, path: str | Path, out: str | Path) -> dict[str, Any]:
         """Import the peer's file at ``path`` into the benchmark directory ``out``."""

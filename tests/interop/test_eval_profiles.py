@@ -21,11 +21,8 @@ from umb.models._api import GenerateRequest, GenerateResult
 from umb.models.offline import OfflineModel
 from umb.run._config import RunConfig
 from umb.run._log import read_records
-from umb.run._profiles import (
-    NOT_MENTIONED_OPTION,
-    build_profile_request,
-    profile_for,
-)
+from umb.interop.locomo._profile import NOT_MENTIONED_OPTION
+from umb.run._profiles import build_profile_request, profile_for
 from umb.run._record import answer_question
 from umb.run._runner import run_eval
 from umb.scoring._peer import PeerScoring, answer_scorer_names, check_scorer

@@ -11,10 +11,16 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
+from umb._peer import PEERS
 from umb.report._context import ReportContext, Section
 
 #: Source -> how the page names it.
-SOURCE_TITLES = {"locomo": "LoCoMo", "longmemeval": "LongMemEval", "umb-release": "UMB release"}
+
+
+def _title(source: str) -> str:
+    peer = PEERS.get(source)
+    return peer.title if peer else source
+
 
 # Micro/macro rows of a native block, in display order: (key, label).
 _OVERALLS = (
@@ -70,7 +76,7 @@ def native_categories(ctx: ReportContext) -> Section | None:
     tables = [
         {
             "source": source,
-            "title": SOURCE_TITLES.get(source, source),
+            "title": _title(source),
             "columns": _columns(r["block"] for r in rows),
             "overalls": [
                 (key, label) for key, label in _OVERALLS if any(key in r["block"] for r in rows)
@@ -121,7 +127,7 @@ def format_native(results: dict[str, Any]) -> str:
     lines: list[str] = []
     for g in results.get("groups", []):
         for source, block in (g.get("native") or {}).items():
-            title = SOURCE_TITLES.get(source, source)
+            title = _title(source)
             lines.append(f"{g['system']} · {g['model']} — {title} categories:")
             for c in block["categories"]:
                 lines.append(

@@ -8,7 +8,6 @@ changes what is measured, so bump :data:`PROMPT_VERSION` with it.
 
 from __future__ import annotations
 
-import datetime as dt
 import hashlib
 import json
 from dataclasses import dataclass
@@ -16,6 +15,7 @@ from typing import Any, Final
 
 from umb._errors import ConfigError
 from umb.bench import Question
+from umb.interop._profile import current_date_line
 from umb.models._api import GenerateRequest, Message
 
 PROMPT_VERSION: Final = "1"
@@ -194,14 +194,6 @@ def family_instruction_text(family: str) -> str:
     return "\n".join(lines)
 
 
-def _current_date_line(asked_at: str) -> str:
-    try:
-        when = dt.datetime.strptime(asked_at, "%Y-%m-%dT%H:%M")
-    except ValueError:
-        raise ConfigError(f"asked_at {asked_at!r} is not YYYY-MM-DDTHH:MM") from None
-    return f"Current date: {when:%Y-%m-%d %H:%M} ({when:%A})"
-
-
 def build_messages(question: Question, context_text: str) -> tuple[Message, ...]:
     """Build the answerer's chat messages for one question.
 
@@ -222,7 +214,7 @@ def build_messages(question: Question, context_text: str) -> tuple[Message, ...]
             history,
             ">>>",
             "",
-            _current_date_line(question.asked_at),
+            current_date_line(question.asked_at),
             f"Question: {question.query}",
             "",
             family_instruction_text(question.family),

@@ -17,12 +17,12 @@ from typing import Any, Final
 
 import numpy as np
 
+from umb._peer import PEERS
 from umb.scoring._aggregate import _bootstrap_means, _ci
 from umb.scoring._peer import NATIVE_SCORER, build_peer_scorer
 from umb.scoring._retrieval import aggregate_retrieval
 
 NATIVE_VERSION: Final = "1"
-_ADVERSARIAL: Final = {"locomo": "5"}
 
 
 def _block(values: list[float], rng: np.random.Generator, resamples: int) -> dict[str, Any]:
@@ -83,7 +83,8 @@ def native_breakdown(
             "overall_micro": _block(every, rng, resamples),
             "category_mean": float(np.mean(means)) if means else None,
         }
-        adversarial = _ADVERSARIAL.get(source)
+        peer = PEERS.get(source)
+        adversarial = peer.adversarial_category if peer else None
         if adversarial is not None:
             kept = [
                 float(r["score"])
@@ -91,7 +92,7 @@ def native_breakdown(
                 if r["score"] is not None and str(r["native_category"]) != adversarial
             ]
             block["overall_micro_non_adversarial"] = _block(kept, rng, resamples)
-        if source == "longmemeval":
+        if peer is not None and peer.reports_abstention:
             abst = [r["score"] for r in rows if r["family"] == "ABS" and r["score"] is not None]
             block["abstention"] = _block([float(v) for v in abst], rng, resamples)
         out[source] = block

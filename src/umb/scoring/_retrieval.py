@@ -1,8 +1,9 @@
 """Retrieval metrics of each record of an imported benchmark, with the peer's own definitions.
 
-LoCoMo questions get LoCoMo's RAG recall (``locomo_recall``: the share of the released evidence
-ids among the retrieved turns); LongMemEval questions get its ``recall_any@k``,
-``recall_all@k`` and ``ndcg_any@k`` (``longmemeval_retrieval``). Other questions get none.
+A question of a peer that declares ``PEER.retrieval`` gets that peer's metrics: LoCoMo its RAG
+recall (``locomo_recall``: the share of the released evidence ids among the retrieved turns),
+LongMemEval its ``recall_any@k``, ``recall_all@k`` and ``ndcg_any@k``
+(``longmemeval_retrieval``). Other questions get none.
 
 ``@k`` needs a ranking: a RAG system reports its units best first
 (``RetrievedContext.meta["ranking"]``, unit id and turn ids), and ``k`` counts those units, so
@@ -16,13 +17,12 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Sequence
-from typing import Any, Final
+from typing import Any
 
+from umb._peer import PEERS
+from umb._registry import load_target
 from umb.bench import Question
 from umb.scoring._peer import load_peer_scorer
-
-LOCOMO_KS: Final = (5, 10, 25, 50)
-LONGMEMEVAL_KS: Final = (1, 3, 5, 10, 30, 50)
 
 Ranking = Sequence[tuple[str, Sequence[str]]]
 """Retrieved units best first: (unit id, the turn ids it holds)."""
@@ -39,57 +39,19 @@ def retrieval_record(
     """The peer retrieval metrics of one answered question, or None for other benchmarks.
 
     Args:
-        question: The question (its ``meta["source"]`` picks the metric).
+        question: The question (its ``meta["source"]`` names the peer, whose ``retrieval``
+            computes the metrics).
         context_turns: Every turn id the context came from.
         ranking: The system's units best first, or None when it does not rank.
         top_k: The memory systems' ``top_k``: no cut-off above it is reported.
         granularity: The unit of ``ranking`` (``turn``, ``round``, ``session``).
     """
-    source = question.meta.get("source")
-    if source == "locomo":
-        out = _locomo(question, context_turns, ranking, top_k)
-    elif source == "longmemeval":
-        out = _longmemeval(question, context_turns, ranking, top_k, granularity)
-    else:
+    peer = PEERS.get(str(question.meta.get("source")))
+    if peer is None or peer.retrieval is None:
         return None
+    metrics = load_target(peer.retrieval)
+    out: dict[str, Any] = metrics(question, context_turns, ranking, top_k, granularity)  # type: ignore[operator]
     out["unit"] = granularity if ranking is not None else "context"
-    return out
-
-
-def _locomo(
-    question: Question, turns: Sequence[str], ranking: Ranking | None, top_k: int
-) -> dict[str, Any]:
-    scorer = load_peer_scorer("locomo_recall")
-    out = scorer.score_ranking(question, list(turns), ks=())
-    if ranking is not None:
-        for k in (k for k in LOCOMO_KS if k <= top_k):
-            flat = [t for _, unit_turns in ranking[:k] for t in unit_turns]
-            out[f"recall@{k}"] = scorer.score_ranking(question, flat, ks=())["recall"]
-    return out
-
-
-def _longmemeval(
-    question: Question,
-    turns: Sequence[str],
-    ranking: Ranking | None,
-    top_k: int,
-    granularity: str | None,
-) -> dict[str, Any]:
-    scorer = load_peer_scorer("longmemeval_retrieval")
-    if ranking is not None:
-        level = "session" if granularity == "session" else "turn"
-        ks = tuple(k for k in LONGMEMEVAL_KS if k <= top_k) or (top_k,)
-        ids = [unit for unit, _ in ranking]
-        return dict(scorer.score_ranking(question, ids, level=level, ks=ks))
-    # Unranked: one cut-off at everything handed over, named @all; NDCG needs an order, so none.
-    n = max(len(turns), 1)
-    raw = scorer.score_ranking(question, list(turns), level="turn", ks=(n,))
-    out: dict[str, Any] = {}
-    for key, value in raw.items():
-        if "@" not in key:
-            out[key] = value
-        elif "ndcg" not in key:
-            out[key.replace(f"@{n}", "@all")] = value
     return out
 
 

@@ -10,6 +10,9 @@ PEER = Peer(
     files="locomo10.json",
     importer="umb.interop.locomo._import:import_locomo",
     exporter="umb.interop.locomo._export:export_locomo",
+    answer_profile="umb.interop.locomo._profile:LOCOMO",
+    retrieval="umb.interop.locomo._retrieval:locomo_retrieval",
+    adversarial_category="5",
     scorers={
         "locomo_f1": "umb.interop.locomo._scorers:LoCoMoF1",
         "locomo_recall": "umb.interop.locomo._scorers:LoCoMoRecall",

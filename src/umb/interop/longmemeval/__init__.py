@@ -10,6 +10,9 @@ PEER = Peer(
     files="longmemeval_s/_m/_oracle, original or _cleaned names",
     importer="umb.interop.longmemeval._import:import_longmemeval",
     exporter="umb.interop.longmemeval._export:export_longmemeval",
+    answer_profile="umb.interop.longmemeval._profile:LONGMEMEVAL",
+    retrieval="umb.interop.longmemeval._question_retrieval:longmemeval_retrieval",
+    reports_abstention=True,
     scorers={
         "longmemeval_judge": "umb.interop.longmemeval._judge:LongMemEvalJudge",
         "longmemeval_retrieval": "umb.interop.longmemeval._retrieval:LongMemEvalRetrieval",

@@ -60,7 +60,12 @@ def generate(
 ) -> None:
     """Generate a benchmark (world, questions, dialogues) from a seed."""
     config = resolve_config(
-        preset, characters=characters, seed=seed, target_tokens=target_tokens, start=start, end=end,
+        preset,
+        characters=characters,
+        seed=seed,
+        target_tokens=target_tokens,
+        start=start,
+        end=end,
         density=density,
     )
     if renderer == "llm" or llm["dry_run"]:

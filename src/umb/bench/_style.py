@@ -39,7 +39,9 @@ def _dialogue_style(d: Dialogue) -> dict[str, float]:
         out[f"distinct_{n}"] = 100 * len(grams) / total if total else 0.0
     counts = Counter(" ".join(t.split()) for t in texts)
     n_turns = max(1, len(texts))
-    out["repeat_turns_pct"] = 100 * sum(1 for t in texts if counts[" ".join(t.split())] >= 3) / n_turns
+    out["repeat_turns_pct"] = (
+        100 * sum(1 for t in texts if counts[" ".join(t.split())] >= 3) / n_turns
+    )
     out["short_turns_pct"] = 100 * sum(1 for ws in tokens if len(ws) <= 4) / n_turns
     out["words_per_turn"] = sum(len(ws) for ws in tokens) / n_turns
     return out

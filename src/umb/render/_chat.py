@@ -10,6 +10,7 @@ from __future__ import annotations
 import random
 
 from umb.render import _chatwords as W
+from umb.render import _phrases as P
 from umb.render._vary import pick
 from umb.world import _vocab as V
 from umb.world._morph import article, capitalise
@@ -35,7 +36,8 @@ def _place(rng: random.Random) -> str:
     if roll < 0.75:
         street = f"{rng.choice(V.LAST_NAMES)} {rng.choice(W.STREETS)}"
         return f"the {rng.choice(W.SPOT + W.MORE_SPOT)} on {street}"
-    return f"{rng.choice(V.LAST_NAMES)}'s {rng.choice(W.SPOT + W.MORE_SPOT)} by {rng.choice(W.LANDMARK)}"
+    spot = rng.choice(W.SPOT + W.MORE_SPOT)
+    return f"{rng.choice(V.LAST_NAMES)}'s {spot} {rng.choice(W.PREPS)} {rng.choice(W.LANDMARK)}"
 
 
 def _adverb(rng: random.Random) -> str:
@@ -57,7 +59,8 @@ def _subject(rng: random.Random, name: str) -> str:
 
 def _thing(rng: random.Random) -> tuple[str, str]:
     noun = rng.choice(W.THING + W.MORE_THING)
-    return article(f"{rng.choice(W.ADJ + W.MORE_ADJ)} {noun}"), noun
+    adjectives = rng.sample(W.ADJ + W.MORE_ADJ, 2 if rng.random() < 0.3 else 1)
+    return article(f"{', '.join(adjectives)} {noun}"), noun
 
 
 def clause(rng: random.Random) -> _Clause:
@@ -69,7 +72,8 @@ def clause(rng: random.Random) -> _Clause:
     kind = rng.random()
     if kind < 0.42:
         obj, noun = _thing(rng)
-        body = f"{who} {adv}{pick(rng, W.THING_VERBS + W.MORE_THING_VERBS)} {obj} {rng.choice(W.PREPS)} {_place(rng)}"
+        verb = pick(rng, W.THING_VERBS + W.MORE_THING_VERBS)
+        body = f"{who} {adv}{verb} {obj} {rng.choice(W.PREPS)} {_place(rng)}"
     elif kind < 0.52:
         noun = rng.choice(W.FORMAT)
         show = f"{rng.choice(W.GENRE)} {noun} about {rng.choice(W.SUBJECT + W.MORE_SUBJECT)}"
@@ -80,13 +84,17 @@ def clause(rng: random.Random) -> _Clause:
         body = f"{who} {adv}{pick(rng, W.FOOD_VERBS)} {food} for {_name(rng)}"
     elif kind < 0.72:
         noun = rng.choice(W.SPOT + W.MORE_SPOT)
-        body = f"{who} {adv}{rng.choice(W.GATHER_VERBS)} to {article(noun)} with {rng.choice(W.COMPANY)}"
+        verb = rng.choice(W.GATHER_VERBS)
+        body = f"{who} {adv}{verb} to {article(noun)} with {rng.choice(W.COMPANY)}"
     elif kind < 0.8:
         noun = "afternoon"
-        body = f"{who} spent {rng.choice(W.STRETCHES)} {rng.choice(W.PASTIMES + W.MORE_PASTIMES)} with {_name(rng)}"
-    elif kind < 0.88:
+        doing = rng.choice(W.PASTIMES + W.MORE_PASTIMES)
+        body = f"{who} spent {rng.choice(W.STRETCHES)} {doing} with {_name(rng)}"
+    elif kind < 0.95:
         noun = "argument"
-        body = f"{who} {adv}{pick(rng, ('argued', 'bickered', 'debated'))} with {_name(rng)} about {rng.choice(W.TOPICS + W.MORE_TOPICS)}"
+        verb = rng.choice(("argued", "bickered", "debated"))
+        topic = rng.choice(W.TOPICS + W.MORE_TOPICS)
+        body = f"{who} {adv}{verb} with {_name(rng)} about {topic}"
     else:
         noun = "weather"
         obj, _ = _thing(rng)
@@ -113,3 +121,10 @@ def small_talk(rng: random.Random, first: str, other_first: str) -> list[Line]:
     coda = f"{answer}. {clause(rng).text}"
     return [("user", opening, ()), ("assistant", reply, ()), ("user", react, ()),
             ("assistant", coda, ())]  # fmt: skip
+
+
+def transition(rng: random.Random) -> str:
+    """What the interlocutor says between two pieces of the character's news."""
+    if rng.random() < 0.5:
+        return f"{rng.choice(W.INTERJ)}, {rng.choice(W.VERDICT)}! {pick(rng, P.NEXT)}"
+    return f"{clause(rng).text} {pick(rng, P.NEXT)}"

@@ -57,11 +57,14 @@ FOOD = (
     "lemon drizzle cake", "an enormous burrito", "roast vegetables", "dumplings", "shepherd's pie",
     "a cheese toastie", "sushi from the supermarket", "chilli", "apple crumble", "falafel wraps",
     "porridge with far too much honey", "a stir-fry", "beans on toast", "gazpacho", "flapjacks",
-    "cinnamon buns", "a lasagne the size of a door", "paneer wraps", "carrot cake", "miso soup",
+    "cinnamon buns", "a lasagne the size of a door", "paneer wraps", "carrot cake",
+    "miso soup",
 )  # fmt: skip
 
-GENRE = ("true-crime", "cooking", "nature", "history", "sci-fi", "comedy", "home-makeover",
-         "detective", "sports", "quiz", "travel", "music", "fantasy", "baking", "space")  # fmt: skip
+GENRE = (
+    "true-crime", "cooking", "nature", "history", "sci-fi", "comedy", "home-makeover",
+    "detective", "sports", "quiz", "travel", "music", "fantasy", "baking", "space",
+)  # fmt: skip
 FORMAT = ("series", "podcast", "documentary", "film", "audiobook", "radio drama", "show")
 SUBJECT = (
     "lighthouse keepers", "competitive gardening", "deep-sea fish", "a heist that went wrong",
@@ -81,12 +84,36 @@ SKILL = (
     "tie a bowline knot", "bleed a radiator", "brew kombucha",
 )  # fmt: skip
 
-WEATHER_WHAT = ("the rain", "the wind", "the fog", "a storm", "the heat", "the frost",
-                "the drizzle", "the hail", "the snow", "the damp", "the cold snap", "the humidity")
-WEATHER_DID = ("came in sideways", "never stopped", "knocked the power out", "ruined my plans",
-               "flooded the road", "rattled the windows", "kept everyone indoors",
-               "melted everything", "froze the pipes", "soaked my shoes", "took my hat",
-               "lasted all day", "turned the garden into a pond", "made the buses late")
+WEATHER_WHAT = (
+    "the rain",
+    "the wind",
+    "the fog",
+    "a storm",
+    "the heat",
+    "the frost",
+    "the drizzle",
+    "the hail",
+    "the snow",
+    "the damp",
+    "the cold snap",
+    "the humidity",
+)
+WEATHER_DID = (
+    "came in sideways",
+    "never stopped",
+    "knocked the power out",
+    "ruined my plans",
+    "flooded the road",
+    "rattled the windows",
+    "kept everyone indoors",
+    "melted everything",
+    "froze the pipes",
+    "soaked my shoes",
+    "took my hat",
+    "lasted all day",
+    "turned the garden into a pond",
+    "made the buses late",
+)
 
 COMMENT = (
     "which I did not see coming", "and I'm still not sure how I feel about it",
@@ -227,8 +254,21 @@ GATHER_VERBS = (
     "went", "wandered", "cycled", "drove", "walked", "dashed", "strolled", "hurried", "trekked",
     "popped", "sneaked", "limped", "jogged", "ventured",
 )  # fmt: skip
-COMPANY = ("my cousin", "the kids", "my sister", "a neighbour", "the dog", "my dad", "my mum",
-           "two friends", "my flatmate", "nobody", "everyone", "my nan", "the twins")
+COMPANY = (
+    "my cousin",
+    "the kids",
+    "my sister",
+    "a neighbour",
+    "the dog",
+    "my dad",
+    "my mum",
+    "two friends",
+    "my flatmate",
+    "nobody",
+    "everyone",
+    "my nan",
+    "the twins",
+)
 PASTIMES = (
     "repainting a bench", "sorting old photos", "learning a card trick", "building a bookshelf",
     "untangling fairy lights", "making jam", "teaching the cat to sit", "re-reading old diaries",
@@ -282,7 +322,8 @@ MORE_THING_VERBS = (
     "framed", "stitched", "hoovered", "balanced", "juggled", "sniffed", "auctioned",
     "measured", "catalogued", "decorated", "disguised", "misplaced", "rearranged", "insured",
     "returned", "smuggled home", "stacked", "rescued", "bartered for", "inspected", "ironed",
-    "defrosted", "charmed", "photobombed", "untangled", "mislabelled", "reclaimed", "shrink-wrapped",
+    "defrosted", "charmed", "photobombed", "untangled", "mislabelled", "reclaimed",
+    "shrink-wrapped",
 )  # fmt: skip
 MORE_ADVERBS = (
     "gingerly", "wistfully", "grandly", "dramatically", "casually", "smugly", "politely",

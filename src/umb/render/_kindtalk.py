@@ -23,7 +23,8 @@ OPENERS: dict[str, tuple[str, ...]] = {
     "job_change": (
         "{when} I started a new job at {employer} as {job_title_a}.",
         "Big news: I began at {employer} {when}, leaving {previous_employer} behind.",
-        "I'm officially {job_title_a} now. My first day at {employer} was {when}, and the pay is {salary} a year.",
+        "I'm officially {job_title_a} now. My first day at {employer} was {when}, "
+        "and the pay is {salary} a year.",
     ),
     "promotion": (
         "{when} they promoted me to {job_title} at {employer}.",
@@ -32,7 +33,8 @@ OPENERS: dict[str, tuple[str, ...]] = {
     ),
     "conference": (
         "{when} I was at a conference on {topic} in {conference_city}.",
-        "I flew to {conference_city} for a conference {when}, about {attendees} people in one hall.",
+        "I flew to {conference_city} for a conference {when}, with about {attendees} people "
+        "in one hall.",
         "{when} I attended a {topic} conference; they held it in {conference_city} this time.",
     ),
     "move": (
@@ -273,7 +275,10 @@ SAY: dict[str, tuple[str, ...]] = {
     "topic": ("The theme was {topic}.", "It was all about {topic}."),
     "attendees": ("There were about {attendees} people there.", "Roughly {attendees} people came."),
     "city": ("I'm in {city} now.",),
-    "previous_city": ("I'd been in {previous_city} for years.", "Leaving {previous_city} was hard."),
+    "previous_city": (
+        "I'd been in {previous_city} for years.",
+        "Leaving {previous_city} was hard.",
+    ),
     "rent": ("The rent is {rent} a month.", "I pay {rent} a month."),
     "person": ("Their name is {person}.", "It's {person}."),
     "place": ("It was at {place}.", "That was at {place}."),
@@ -331,3 +336,46 @@ SAY: dict[str, tuple[str, ...]] = {
     "with": ("It was {with}.",),
     "relation": ("We're {relation_pl}, you know.",),
 }
+
+#: How the character refers back to an event (coreference in answers, causes in openers).
+REF: dict[str, str] = {
+    "course_enrol": "the {course} course",
+    "certification": "the {course} certificate",
+    "job_change": "the new job at {employer}",
+    "promotion": "the promotion at {employer}",
+    "conference": "the {topic} conference",
+    "move": "the move to {city}",
+    "met_someone": "meeting {person}",
+    "first_date": "the first date with {person}",
+    "start_dating": "getting together with {partner}",
+    "engagement": "the engagement in {place}",
+    "wedding": "the wedding at {venue}",
+    "concert": "the {band} gig",
+    "race": "the {distance} race",
+    "book": "{title}",
+    "hobby_change": "taking up {hobby}",
+    "injury": "{injury}",
+    "physio": "the physio on my {body_part}",
+    "checkup": "the check-up at {clinic}",
+    "vet_visit": "{pet_name}'s vet visit",
+    "book_trip": "booking {destination}",
+    "trip": "the trip to {destination}",
+    "road_trip": "the road trip to {destination}",
+    "purchase": "the {item}",
+    "car_breakdown": "the breakdown of {car_the}",
+    "test_drive": "the test drive at {dealership}",
+    "car_purchase": "buying {car}",
+    "adopt_pet": "adopting {pet_name}",
+    "volunteering": "the volunteering at {organisation}",
+    "admin_task": "the paperwork with {office}",
+    "home_repair": "fixing {repair}",
+}
+
+#: A sentence tying an event to the one that led to it (``{cause}`` is the cause's REF).
+LINKS = (
+    "It all goes back to {cause}, really.",
+    "That came out of {cause}, by the way.",
+    "None of it would have happened without {cause}.",
+    "You can thank {cause} for that.",
+    "It's the next chapter after {cause}.",
+)

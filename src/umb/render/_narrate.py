@@ -26,7 +26,10 @@ _SUFFIXES = ("_a", "_the", "_cap", "_pl")
 _COMMON_STARTS = frozenset(
     "It It's The They That There We My Tickets Their Before Roughly About Adoption Leaving No "
     "Turned Goodbye Finally Everything Yesterday Today Earlier On Last Exactly A So Big Guess "
-    "Meet We're They're There's That's Two Three Four Five Six Seven Eight Nine Ten Officially Okay".split()
+    "Meet We're They're There's That's Two Three Four Five Six Seven Eight Nine Ten Officially "
+    "Okay Probably Honestly Not Sort Yes Ask Long Don't Funny Only In Absolutely We'll Recently "
+    "Lately Once Anyway Oh Well Meanwhile Also Somehow Apparently Guess Right Nobody Remember "
+    "Random Whatever Ah Ha Goodbye".split()
 )
 
 
@@ -67,7 +70,7 @@ def slots_of(template: str) -> list[str]:
 
 
 def _say(kind: str, slot: str, rng: random.Random) -> str:
-    options = K.SAY.get(f"{kind}:{slot}") or K.SAY.get(slot) or ("It was {%s}." % slot,)
+    options = K.SAY.get(f"{kind}:{slot}") or K.SAY.get(slot) or ("It was {" + slot + "}.",)
     return pick(rng, options)
 
 
@@ -75,10 +78,29 @@ def _fits(template: str, values: dict[str, str]) -> bool:
     return all(name in values for name in _FIELD.findall(template))
 
 
+def _link(rng: random.Random, cause: Event, cause_facts: list[Fact]) -> tuple[str, list[str]]:
+    """A sentence naming the event that caused this one, and the cause's facts it states."""
+    ref = K.REF.get(cause.kind)
+    values = fields(cause, None)
+    if ref is None or not _fits(ref, values):
+        return "", []
+    by_slot = {f.attribute: f.id for f in cause_facts[1 : 1 + len(cause.slots)]}
+    text = pick(rng, K.LINKS).format(cause=ref.format(**values))
+    return f" {text}", [by_slot[s] for s in slots_of(ref) if s in by_slot]
+
+
 def tell_event(
-    rng: random.Random, e: Event, facts: list[Fact], when: str, other: str | None
+    rng: random.Random,
+    e: Event,
+    facts: list[Fact],
+    when: str,
+    other: str | None,
+    cause: tuple[Event, list[Fact]] | None = None,
 ) -> list[Line]:
-    """The lines that tell ``e``; ``facts`` = [event fact, one per slot, one per change]."""
+    """The lines that tell ``e``; ``facts`` = [event fact, one per slot, one per change].
+
+    ``cause`` (the event that led to ``e``, with its facts) is sometimes named in the opener.
+    """
     n = len(e.slots)
     main, slot_facts, change_facts = facts[0], facts[1 : 1 + n], facts[1 + n :]
     by_slot = {f.attribute: f for f in slot_facts}
@@ -87,7 +109,14 @@ def tell_event(
     opener = vary(rng, rng.choice(openers)) if openers else "{when} I " + e.summary + "."
     said = slots_of(opener)
     text = capitalise(opener.format(**values))
-    lines: list[Line] = [("assistant", text, (main.id, *(by_slot[s].id for s in said)))]
+    ids = [main.id, *(by_slot[s].id for s in said)]
+    if cause is not None and rng.random() < 0.9:
+        link, cause_ids = _link(rng, *cause)
+        text += link
+        ids += cause_ids
+    lines: list[Line] = [("assistant", text, tuple(ids))]
+    ref = K.REF.get(e.kind)
+    ref_text = ref.format(**values) if ref is not None and _fits(ref, values) else None
     pending = [s for s in e.slots if s not in said]
     rng.shuffle(pending)
     echoed = [s for s in said if s in e.slots and e.slots[s][:1].isupper()]
@@ -105,6 +134,8 @@ def tell_event(
             react = f"{react} {pick(rng, K.ASK.get(take[0], ('Tell me more?',)))}"
         lines.append(("user", react, user_ids))
         answer = " ".join(_say(e.kind, s, rng).format(**values) for s in take)
+        if ask and ref_text and rng.random() < 0.7:
+            answer = f"{capitalise(ref_text)}? {answer}"  # answering with the thing asked about
         if not ask:
             answer = f"{pick(rng, P.ADD_ONS)} {lower_start(answer)}"
         lines.append(("assistant", answer, tuple(by_slot[s].id for s in take)))

@@ -132,9 +132,9 @@ REACTIONS = (
 
 #: How the interlocutor moves on to the next piece of news.
 NEXT = (
-    "What else is new?", "Anything else happen?", "And apart from that?", "What other news?",
-    "Okay, what else have you got for me?", "Go on, there's more, isn't there?",
-    "Anything else I should know about?", "What happened after that?",
+    "What else?", "Anything else?", "And then?", "More news?", "Go on.", "What next?",
+    "Keep going.", "Spill.", "And?", "Tell me more.", "What else happened?", "Continue!",
+    "Any other news?", "Next?", "Go on, then.", "I'm listening.",
 )  # fmt: skip
 
 #: How the character adds a detail nobody asked for.

@@ -14,14 +14,14 @@ from datetime import date, datetime, timedelta
 from umb._tokens import estimate_tokens
 from umb.bench import Dialogue, Fact, Interlocutor, Session, Turn
 from umb.render import _phrases as P
-from umb.render._chat import small_talk
+from umb.render._chat import small_talk, transition
 from umb.render._narrate import tell_event
 from umb.render._timeexpr import clock, when
 from umb.render._vary import pick
 from umb.render._voice import Voice
 from umb.world import _vocab as V
-from umb.world._morph import article, capitalise, second_person
 from umb.world._facts import PROFILE_KIND
+from umb.world._morph import article, capitalise, second_person
 from umb.world._records import Character, Event
 from umb.world._rng import rng_for
 
@@ -53,6 +53,7 @@ class TemplateRenderer:
         self.seed = seed
         self.people = population
         self.target_tokens = target_tokens
+        self.causes: dict[str, tuple[Event, list[Fact]]] = {}
 
     # -- planning -------------------------------------------------------------------------------
 
@@ -82,7 +83,9 @@ class TemplateRenderer:
     def _other_name(self, e: Event, ch: Character) -> str | None:
         if not e.participants:
             return None
-        return self.people[e.participants[0] if e.character_id == ch.id else e.character_id].first_name
+        return self.people[
+            e.participants[0] if e.character_id == ch.id else e.character_id
+        ].first_name
 
     def _event_summary(self, e: Event, ch: Character) -> str:
         other = self._other_name(e, ch)
@@ -95,7 +98,14 @@ class TemplateRenderer:
         phrase = when(date.fromisoformat(e.at[:10]), date.fromisoformat(session_at[:10]), rng)
         if same_day or rng.random() < 0.4:
             phrase = f"{phrase} at {clock(e.at[11:])}"
-        return tell_event(rng, e, facts, phrase, self._other_name(e, ch))
+        cause = None
+        if e.caused_by:
+            # Name the direct cause, or now and then the start of the whole storyline.
+            cause_id = e.caused_by[0]
+            while rng.random() < 0.5 and self.causes[cause_id][0].caused_by:
+                cause_id = self.causes[cause_id][0].caused_by[0]
+            cause = self.causes[cause_id]
+        return tell_event(rng, e, facts, phrase, self._other_name(e, ch), cause)
 
     def _profile_blocks(
         self, rng: random.Random, ch: Character, other: str, facts: list[Fact]
@@ -143,6 +153,7 @@ class TemplateRenderer:
     ) -> Dialogue:
         """The dialogue of ``ch``; ``events`` are in time order and start with the profile."""
         rng = rng_for(self.seed, "render", ch.id)
+        self.causes = {e.id: (e, facts_by_event[e.id]) for e in events}
         target = max(1000, int(self.target_tokens * rng.uniform(0.85, 1.15)))
         other_first = rng.choice(V.FIRST_NAMES[rng.choice(("female", "male"))])
         role, scene = rng.choice(V.INTERLOCUTOR_ROLES)
@@ -165,9 +176,7 @@ class TemplateRenderer:
             else:
                 greet = f"{pick(rng, P.HELLO)}, {pick(rng, P.HOW)}".format(name=ch.first_name)
                 s.blocks.append([("user", capitalise(greet), ())])
-            for n, e in enumerate(s.events):
-                if n:
-                    s.blocks.append([("user", f"{pick(rng, P.REACTIONS)} {pick(rng, P.NEXT)}", ())])
+            for e in s.events:
                 same_day = days.count(e.at[:10]) > 1
                 s.blocks.append(self._event_block(rng, e, ch, facts_by_event[e.id], s.at, same_day))
             fresh = [e for e in told if e.id not in recalled]
@@ -205,11 +214,13 @@ class TemplateRenderer:
             reply = reply.format(name=ch.first_name, friend=friend)
             s.blocks.append([("assistant", bye, ()), ("user", reply, ())])
             sid = f"{dialogue_id}:S{i:03d}"
-            said = [
-                (r, voice.say(rng, t, bool(ids)) if r == "assistant" else t, ids)
-                for b in s.blocks
-                for r, t, ids in b
-            ]
+            said: list[Line] = []
+            for b in s.blocks:
+                if said and said[-1][0] == b[0][0] == "assistant":
+                    # The interlocutor moves things on, so two pieces of news do not run together.
+                    said.append(("user", transition(rng), ()))
+                said += [(r, voice.say(rng, t, bool(ids)) if r == "assistant" else t, ids)
+                         for r, t, ids in b]  # fmt: skip
             lines = _alternate(said)
             turns = tuple(
                 Turn(f"{sid}:T{j:04d}", r, ch.name if r == "assistant" else other, text, ids)

@@ -54,7 +54,9 @@ def course_enrol(rng: random.Random, st: dict[str, str], ch: dict[str, str]) -> 
     course, provider = rng.choice(V.COURSES), rng.choice(V.COURSE_PROVIDERS)
     ch["course"] = course
     slots = {"course": course, "provider": provider, "fee": money(rng, 200, 2400, 10)}
-    return Draft("course_enrol", "study", f"enrolled in {article(course)} course at {provider}", slots)
+    return Draft(
+        "course_enrol", "study", f"enrolled in {article(course)} course at {provider}", slots
+    )
 
 
 @kind("certification")

@@ -132,7 +132,7 @@ def possessive(name: str) -> str:
 
 
 def gerund(activity: str) -> str:
-    """What one is doing during an activity: ``chess`` -> ``playing chess``, ``yoga`` -> ``doing yoga``."""
+    """What one is doing during an activity: ``chess`` -> ``playing chess``."""
     first = activity.split(" ", 1)[0]
     if first.endswith("ing") or first in ("a", "an", "the"):
         return activity

@@ -113,7 +113,8 @@ def small_talk(rng: random.Random, first: str, other_first: str) -> list[Line]:
     more = f" {clause(rng).text}" if rng.random() < 0.5 else ""
     reply = f"{story.text}{more}"
     if rng.random() < 0.5:
-        follow = pick(rng, W.ASK_ABOUT).format(name=story.name, noun=story.noun)
+        noun = story.noun
+        follow = pick(rng, W.ASK_ABOUT).format(name=story.name, noun=noun, noun_a=article(noun))
     else:
         follow = clause(rng).text
     react = f"{rng.choice(W.INTERJ)}, {rng.choice(W.VERDICT)}! {follow}"

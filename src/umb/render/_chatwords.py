@@ -201,8 +201,8 @@ VERDICT = (
 )  # fmt: skip
 ASK_ABOUT = (
     "What did {name} make of the {noun}?", "Where's the {noun} going to live?",
-    "Is the {noun} still in one piece?", "Did you keep the {noun}?", "Why a {noun}, though?",
-    "Was the {noun} worth it?", "Who gets the {noun}?", "Do you need a {noun}?",
+    "Is the {noun} still in one piece?", "Did you keep the {noun}?", "Why {noun_a}, though?",
+    "Was the {noun} worth it?", "Who gets the {noun}?", "Do you need {noun_a}?",
     "Was {name} there?", "How's {name}, by the way?", "Does {name} know?", "And {name}?",
     "Is {name} still cross?", "Photos of the {noun}, please?", "Will {name} forgive you?",
     "Did {name} laugh?", "Does the {noun} have a name?", "Can I borrow the {noun}?",

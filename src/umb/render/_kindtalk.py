@@ -17,7 +17,7 @@ OPENERS: dict[str, tuple[str, ...]] = {
     ),
     "certification": (
         "{when} I earned my {course} certificate, with {grade} on the final assessment!",
-        "Guess who has {course_a} certificate now? I got it {when}.",
+        "I have {course_a} certificate now; I got it {when}.",
         "The {course} course is done: {when} they handed me the certificate.",
     ),
     "job_change": (
@@ -28,14 +28,14 @@ OPENERS: dict[str, tuple[str, ...]] = {
     ),
     "promotion": (
         "{when} they promoted me to {job_title} at {employer}.",
-        "I got promoted {when}! I'm {job_title_a} now, with a {raise} raise.",
+        "I got promoted {when}! I'm {job_title_a} now, with {raise_a} raise.",
         "{when} my manager at {employer} told me I'd been promoted.",
     ),
     "conference": (
         "{when} I was at a conference on {topic} in {conference_city}.",
         "I flew to {conference_city} for a conference {when}, with about {attendees} people "
         "in one hall.",
-        "{when} I attended a {topic} conference; they held it in {conference_city} this time.",
+        "{when} I attended {topic_a} conference; they held it in {conference_city} this time.",
     ),
     "move": (
         "{when} I moved from {previous_city} to {city}. The rent is {rent} a month.",
@@ -78,9 +78,9 @@ OPENERS: dict[str, tuple[str, ...]] = {
         "{when} I finally caught {band} at {venue}, and they were brilliant.",
     ),
     "race": (
-        "{when} I ran a {distance} race and finished in {finish_time}.",
-        "I did a {distance} race {when}!",
-        "{when} I lined up for a {distance} run, and my time was {finish_time}.",
+        "{when} I ran {distance_a} race and finished in {finish_time}.",
+        "I did {distance_a} race {when}!",
+        "{when} I lined up for {distance_a} run, and my time was {finish_time}.",
     ),
     "book": (
         "{when} I finished reading {title} by {author}.",
@@ -270,7 +270,7 @@ SAY: dict[str, tuple[str, ...]] = {
     "job_title": ("I'm {job_title_a} there.", "The title is {job_title}."),
     "salary": ("The salary is {salary} a year.", "They're paying {salary} a year."),
     "previous_employer": ("Before that I was at {previous_employer}.",),
-    "raise": ("It came with a {raise} raise.", "I got a {raise} raise."),
+    "raise": ("It came with {raise_a} raise.", "I got {raise_a} raise."),
     "conference_city": ("It was held in {conference_city}.", "They had it in {conference_city}."),
     "topic": ("The theme was {topic}.", "It was all about {topic}."),
     "attendees": ("There were about {attendees} people there.", "Roughly {attendees} people came."),
@@ -289,7 +289,7 @@ SAY: dict[str, tuple[str, ...]] = {
     "guests": ("We had {guests} guests.", "There were {guests} guests."),
     "band": ("It was {band}.", "{band} were playing."),
     "ticket_price": ("The ticket was {ticket_price}.", "Tickets were {ticket_price}."),
-    "distance": ("It was a {distance} course.", "The distance was {distance}."),
+    "distance": ("It was {distance_a} course.", "The distance was {distance}."),
     "finish_time": ("I finished in {finish_time}.", "My time was {finish_time}."),
     "title": ("The book was {title}.",),
     "author": ("It's by {author}.", "{author} wrote it."),

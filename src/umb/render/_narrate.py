@@ -43,6 +43,8 @@ def fields(e: Event, other: str | None) -> dict[str, str]:
     """Slot values and the agreeing forms templates use (``x_a``, ``x_the``, ``x_cap``)."""
     out: dict[str, str] = {}
     for slot, value in e.slots.items():
+        if value == "none":
+            continue  # said with its own words (NONE_SAY); no template may paste "none"
         out[slot] = value
         out[f"{slot}_a"] = value if value.startswith(("a ", "an ", "the ")) else article(value)
         out[f"{slot}_the"] = definite(value)
@@ -69,7 +71,18 @@ def slots_of(template: str) -> list[str]:
     return out
 
 
-def _say(kind: str, slot: str, rng: random.Random) -> str:
+#: How the character says that a slot has no value.
+NONE_SAY = {
+    "previous_car": ("It's my first car ever.", "I never had a car before, so it's my first car."),
+    "car": ("I don't have a car, so I borrowed one.", "We went without a car of my own."),
+    "partner": ("No partner at the time.",),
+    "pet": ("No pets back then.",),
+}
+
+
+def _say(kind: str, slot: str, rng: random.Random, value: str) -> str:
+    if value == "none":
+        return pick(rng, NONE_SAY.get(slot, ("None, actually.",)))
     options = K.SAY.get(f"{kind}:{slot}") or K.SAY.get(slot) or ("It was {" + slot + "}.",)
     return pick(rng, options)
 
@@ -133,7 +146,7 @@ def tell_event(
         if ask:
             react = f"{react} {pick(rng, K.ASK.get(take[0], ('Tell me more?',)))}"
         lines.append(("user", react, user_ids))
-        answer = " ".join(_say(e.kind, s, rng).format(**values) for s in take)
+        answer = " ".join(_say(e.kind, s, rng, e.slots[s]).format(**values) for s in take)
         if ask and ref_text and rng.random() < 0.7:
             answer = f"{capitalise(ref_text)}? {answer}"  # answering with the thing asked about
         if not ask:

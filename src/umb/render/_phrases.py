@@ -20,7 +20,7 @@ CHANGE_PHRASES: dict[str, tuple[str, ...]] = {
     "city": (
         "I live in {new} now, not {old}.",
         "So home is {new} now instead of {old}.",
-        "I'm a {new} resident now; {old} is in the past.",
+        "I'm {new_a} resident now; {old} is in the past.",
     ),
     "relationship_status": (
         "My relationship status went from {old} to {new}.",

@@ -63,7 +63,9 @@ def article(phrase: str) -> str:
     """``a`` or ``an`` before ``phrase`` (by its first letter; ``an hour``, ``a user`` aside)."""
     word = phrase.split(" ", 1)[0]
     first = word.lower()
-    if len(word) > 1 and word.isupper():  # an acronym is read letter by letter: "a UX course"
+    if word.isdigit():  # "an 8 percent raise", "an 18-hole course", "a 10 km race"
+        vowel = word.startswith("8") or (len(word) in (2, 5) and word[:2] in ("11", "18"))
+    elif len(word) > 1 and word.isupper():  # an acronym is read letter by letter: "a UX course"
         vowel = word[0] in "AEFHILMNORSX"
     else:
         vowel = first[:1] in _VOWELS and not first.startswith(("uni", "use", "one", "eu"))
@@ -133,8 +135,8 @@ def possessive(name: str) -> str:
 
 def gerund(activity: str) -> str:
     """What one is doing during an activity: ``chess`` -> ``playing chess``."""
-    first = activity.split(" ", 1)[0]
-    if first.endswith("ing") or first in ("a", "an", "the"):
+    words = activity.split(" ")
+    if any(w.endswith("ing") for w in words) or words[0] in ("a", "an", "the"):
         return activity
     if activity in ("chess", "board games", "tennis", "football"):
         return f"playing {activity}"

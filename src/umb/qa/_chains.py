@@ -17,7 +17,7 @@ MSR_QUERIES = (
 )
 ES_QUERIES = (
     "What were the key turning points in {first}'s life in {year}? Summarize that year.",
-    "Looking back at {year}, what were the turning points in {first}'s life? Give a summary.",
+    "Looking back at {first}'s life in {year}, what were the turning points? Give a summary.",
 )
 
 

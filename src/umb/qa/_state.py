@@ -18,14 +18,14 @@ KU_QUERIES: dict[str, str] = {
     "hobby": "What is {first}'s main hobby now?",
 }
 KU_ALTERNATES: dict[str, str] = {
-    "employer": "Where does {first} work these days?",
+    "employer": "Where does {first} work at present?",
     "job_title": "What job does {first} have at the moment?",
-    "city": "Which city does {first} live in these days?",
+    "city": "Which city does {first} live in at present?",
     "relationship_status": "What is {first}'s relationship status at this point?",
     "partner": "Who is {first}'s partner at the moment?",
     "pet": "What pet does {first} have at the moment?",
     "car": "What car does {first} drive at the moment?",
-    "hobby": "What is {first}'s main hobby these days?",
+    "hobby": "What is {first}'s main hobby at present?",
 }
 
 

@@ -187,7 +187,7 @@ FOOD_VERBS = (
 
 PREPS = ("at", "near", "outside", "from", "behind", "by", "opposite", "beside", "inside", "in")
 GROUPS = (
-    "work", "upstairs", "downstairs", "yoga", "choir", "football", "school", "church",
+    "the office", "upstairs", "downstairs", "yoga", "choir", "football", "school", "church",
     "college", "Pilates", "karate", "swimming", "netball", "chess club", "rowing",
 )  # fmt: skip
 
@@ -284,7 +284,7 @@ TOPICS = (
     "the best biscuit", "whether cats can count", "pineapple on pizza", "the rules of darts",
     "who invented the sandwich", "the correct way to load a dishwasher", "ghosts",
     "the perfect cup of tea", "how to pronounce scone", "the best decade for music",
-    "whether a hot dog is a sandwich", "tidal power", "the offside rule", "the ideal pet",
+    "whether a hot dog is a sandwich", "tidal power", "the offside rule", "the ideal picnic",
     "the worst film ever made", "jam before cream", "how many hats is too many",
 )  # fmt: skip
 

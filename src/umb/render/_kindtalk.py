@@ -28,7 +28,7 @@ OPENERS: dict[str, tuple[str, ...]] = {
     ),
     "promotion": (
         "{when} they promoted me to {job_title} at {employer}.",
-        "I got promoted {when}! I'm {job_title_a} now, with {raise_a} raise.",
+        "I got promoted to {job_title} {when}, with {raise_a} raise!",
         "{when} my manager at {employer} told me I'd been promoted.",
     ),
     "conference": (
@@ -39,7 +39,7 @@ OPENERS: dict[str, tuple[str, ...]] = {
     ),
     "move": (
         "{when} I moved from {previous_city} to {city}. The rent is {rent} a month.",
-        "I've moved to {city}! The last boxes came out of the van {when}.",
+        "I moved to {city} {when}, and the last boxes are finally out of the van.",
         "{when} I handed back the keys in {previous_city} and moved into a flat in {city}.",
     ),
     "met_someone": (
@@ -59,7 +59,7 @@ OPENERS: dict[str, tuple[str, ...]] = {
     ),
     "engagement": (
         "{when} {partner} and I got engaged in {place}!",
-        "I'm engaged! {partner} proposed {when}, while we were in {place}.",
+        "{partner} proposed {when}, while we were in {place}, so I'm engaged!",
         "{when} I said yes to {partner}; we got engaged on a trip to {place}.",
     ),
     "wedding": (
@@ -79,8 +79,8 @@ OPENERS: dict[str, tuple[str, ...]] = {
     ),
     "race": (
         "{when} I ran {distance_a} race and finished in {finish_time}.",
-        "I did {distance_a} race {when}!",
-        "{when} I lined up for {distance_a} run, and my time was {finish_time}.",
+        "I ran {distance_a} race {when}!",
+        "{when} I ran {distance_a} race; my time was {finish_time}.",
     ),
     "book": (
         "{when} I finished reading {title} by {author}.",

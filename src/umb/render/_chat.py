@@ -32,16 +32,16 @@ def _name(rng: random.Random) -> str:
 def _place(rng: random.Random) -> str:
     roll = rng.random()
     if roll < 0.4:
-        return article(f"{rng.choice(W.ADJ + W.MORE_ADJ)} {rng.choice(W.SPOT + W.MORE_SPOT)}")
+        return article(f"{rng.choice(W.ALL_ADJ)} {rng.choice(W.ALL_SPOT)}")
     if roll < 0.75:
         street = f"{rng.choice(V.LAST_NAMES)} {rng.choice(W.STREETS)}"
-        return f"the {rng.choice(W.SPOT + W.MORE_SPOT)} on {street}"
-    spot = rng.choice(W.SPOT + W.MORE_SPOT)
+        return f"the {rng.choice(W.ALL_SPOT)} on {street}"
+    spot = rng.choice(W.ALL_SPOT)
     return f"{rng.choice(V.LAST_NAMES)}'s {spot} {rng.choice(W.PREPS)} {rng.choice(W.LANDMARK)}"
 
 
 def _adverb(rng: random.Random) -> str:
-    return f"{rng.choice(W.ADVERBS + W.MORE_ADVERBS)} " if rng.random() < 0.45 else ""
+    return f"{rng.choice(W.ALL_ADVERBS)} " if rng.random() < 0.45 else ""
 
 
 def _subject(rng: random.Random, name: str) -> str:
@@ -58,8 +58,8 @@ def _subject(rng: random.Random, name: str) -> str:
 
 
 def _thing(rng: random.Random) -> tuple[str, str]:
-    noun = rng.choice(W.THING + W.MORE_THING)
-    adjectives = rng.sample(W.ADJ + W.MORE_ADJ, 2 if rng.random() < 0.3 else 1)
+    noun = rng.choice(W.ALL_THING)
+    adjectives = rng.sample(W.ALL_ADJ, 2 if rng.random() < 0.3 else 1)
     return article(f"{', '.join(adjectives)} {noun}"), noun
 
 
@@ -72,28 +72,28 @@ def clause(rng: random.Random) -> _Clause:
     kind = rng.random()
     if kind < 0.42:
         obj, noun = _thing(rng)
-        verb = pick(rng, W.THING_VERBS + W.MORE_THING_VERBS)
+        verb = pick(rng, W.ALL_THING_VERBS)
         body = f"{who} {adv}{verb} {obj} {rng.choice(W.PREPS)} {_place(rng)}"
     elif kind < 0.52:
         noun = rng.choice(W.FORMAT)
-        show = f"{rng.choice(W.GENRE)} {noun} about {rng.choice(W.SUBJECT + W.MORE_SUBJECT)}"
+        show = f"{rng.choice(W.GENRE)} {noun} about {rng.choice(W.ALL_SUBJECT)}"
         body = f"{who} {adv}{pick(rng, W.SHOW_VERBS)} {article(show)}"
     elif kind < 0.62:
-        food = rng.choice(W.FOOD + W.MORE_FOOD)
+        food = rng.choice(W.ALL_FOOD)
         noun = food.split()[-1]
         body = f"{who} {adv}{pick(rng, W.FOOD_VERBS)} {food} for {_name(rng)}"
     elif kind < 0.72:
-        noun = rng.choice(W.SPOT + W.MORE_SPOT)
+        noun = rng.choice(W.ALL_SPOT)
         verb = rng.choice(W.GATHER_VERBS)
         body = f"{who} {adv}{verb} to {article(noun)} with {rng.choice(W.COMPANY)}"
     elif kind < 0.8:
         noun = "afternoon"
-        doing = rng.choice(W.PASTIMES + W.MORE_PASTIMES)
+        doing = rng.choice(W.ALL_PASTIMES)
         body = f"{who} spent {rng.choice(W.STRETCHES)} {doing} with {_name(rng)}"
     elif kind < 0.95:
         noun = "argument"
         verb = rng.choice(("argued", "bickered", "debated"))
-        topic = rng.choice(W.TOPICS + W.MORE_TOPICS)
+        topic = rng.choice(W.ALL_TOPICS)
         body = f"{who} {adv}{verb} with {_name(rng)} about {topic}"
     else:
         noun = "weather"

@@ -329,3 +329,14 @@ MORE_ADVERBS = (
     "gingerly", "wistfully", "grandly", "dramatically", "casually", "smugly", "politely",
     "randomly", "suddenly", "merrily", "thoughtfully", "frantically", "bashfully", "deftly",
 )  # fmt: skip
+
+# The pools the composer draws from, joined once.
+ALL_ADJ = ADJ + MORE_ADJ
+ALL_THING = THING + MORE_THING
+ALL_SPOT = SPOT + MORE_SPOT
+ALL_ADVERBS = ADVERBS + MORE_ADVERBS
+ALL_THING_VERBS = THING_VERBS + MORE_THING_VERBS
+ALL_SUBJECT = SUBJECT + MORE_SUBJECT
+ALL_TOPICS = TOPICS + MORE_TOPICS
+ALL_PASTIMES = PASTIMES + MORE_PASTIMES
+ALL_FOOD = FOOD + MORE_FOOD

@@ -156,6 +156,8 @@ class TemplateRenderer:
         self.causes = {e.id: (e, facts_by_event[e.id]) for e in events}
         target = max(1000, int(self.target_tokens * rng.uniform(0.85, 1.15)))
         other_first = rng.choice(V.FIRST_NAMES[rng.choice(("female", "male"))])
+        while other_first == ch.first_name:  # two people of one name would blur who said what
+            other_first = rng.choice(V.FIRST_NAMES[rng.choice(("female", "male"))])
         role, scene = rng.choice(V.INTERLOCUTOR_ROLES)
         other = f"{other_first} {rng.choice(V.LAST_NAMES)}"
         sessions = [_Session(at) for at in self._session_dates(rng, events, target)]

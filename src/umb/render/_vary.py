@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import random
 import re
+from functools import lru_cache
 
 SYNONYMS: dict[str, tuple[str, ...]] = {
     "finally": ("finally", "at last", "eventually"),
@@ -85,19 +86,34 @@ _KEYS = sorted(SYNONYMS, key=len, reverse=True)
 _PATTERN = re.compile(r"\{[^}]*\}|\b(" + "|".join(re.escape(k) for k in _KEYS) + r")\b", re.I)
 
 
+@lru_cache(maxsize=4096)
+def _segments(template: str) -> tuple[tuple[str, str | None], ...]:
+    """``template`` cut into (text, synonym key or None) pieces, once per template."""
+    out: list[tuple[str, str | None]] = []
+    last = 0
+    for m in _PATTERN.finditer(template):
+        if m.group(1) is None:
+            continue
+        out.append((template[last : m.start()], None))
+        out.append((m.group(1), m.group(1).lower()))
+        last = m.end()
+    out.append((template[last:], None))
+    return tuple(out)
+
+
 def vary(rng: random.Random, template: str, rate: float = 0.6) -> str:
     """``template`` with some of its own words swapped for synonyms (placeholders untouched)."""
-
-    def swap(m: re.Match[str]) -> str:
-        word = m.group(1)
-        if word is None or rng.random() >= rate:
-            return m.group(0)
-        choice = rng.choice(SYNONYMS[word.lower()])
-        if word[:1].isupper():
-            choice = choice[:1].upper() + choice[1:]
-        return choice
-
-    return _PATTERN.sub(swap, template)
+    parts = _segments(template)
+    if len(parts) == 1:
+        return template
+    out: list[str] = []
+    for text, key in parts:
+        if key is None or rng.random() >= rate:
+            out.append(text)
+            continue
+        choice = rng.choice(SYNONYMS[key])
+        out.append(choice[:1].upper() + choice[1:] if text[:1].isupper() else choice)
+    return "".join(out)
 
 
 def pick(rng: random.Random, options: tuple[str, ...] | list[str]) -> str:

@@ -2,7 +2,8 @@
 
 Usage: python benchmarks/generate.py [--presets demo,small,umb] [--keep DIR]
 
-Each step runs in a fresh subprocess, so peak RSS is that step's own.
+Each step runs in a fresh subprocess, so peak RSS is that step's own; CPU seconds (user +
+system) are given beside wall seconds because a shared machine stretches the wall time.
 """
 
 from __future__ import annotations
@@ -16,15 +17,16 @@ import time
 from pathlib import Path
 
 
-def measure(args: list[str]) -> tuple[float, float]:
-    """Run ``python -m umb ARGS`` in a child; return (seconds, peak RSS in MiB)."""
-    before = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+def measure(args: list[str]) -> tuple[float, float, float]:
+    """Run ``python -m umb ARGS`` in a child; return (seconds, CPU seconds, peak RSS in MiB)."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     t0 = time.perf_counter()
     subprocess.run([sys.executable, "-m", "umb", *args], check=True, stdout=subprocess.DEVNULL)
     elapsed = time.perf_counter() - t0
-    peak = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime
     # ru_maxrss of children is the max over all children so far: run the biggest last.
-    return elapsed, max(peak, before) / 1024
+    return elapsed, cpu, max(after.ru_maxrss, before.ru_maxrss) / 1024
 
 
 def main() -> None:
@@ -33,14 +35,15 @@ def main() -> None:
     parser.add_argument("--keep", type=Path, help="Write benchmarks here instead of a temp dir.")
     opts = parser.parse_args()
     root = opts.keep or Path(tempfile.mkdtemp(prefix="umb-bench-"))
-    print(f"{'preset':<8}{'step':<10}{'seconds':>10}{'peak MiB':>10}{'size MiB':>10}")
+    print(f"{'preset':<8}{'step':<10}{'seconds':>10}{'CPU s':>10}{'peak MiB':>10}{'size MiB':>10}")
     for preset in opts.presets.split(","):
         out = root / preset
-        secs, mib = measure(["generate", "--preset", preset, "--out", str(out), "--quiet"])
+        secs, cpu, mib = measure(["generate", "--preset", preset, "--out", str(out), "--quiet"])
         size = sum(p.stat().st_size for p in out.iterdir()) / 2**20
-        print(f"{preset:<8}{'generate':<10}{secs:>10.1f}{mib:>10.0f}{size:>10.0f}", flush=True)
-        secs, mib = measure(["validate", str(out)])
-        print(f"{preset:<8}{'validate':<10}{secs:>10.1f}{mib:>10.0f}", flush=True)
+        print(f"{preset:<8}{'generate':<10}{secs:>10.1f}{cpu:>10.1f}{mib:>10.0f}{size:>10.0f}",
+              flush=True)  # fmt: skip
+        secs, cpu, mib = measure(["validate", str(out)])
+        print(f"{preset:<8}{'validate':<10}{secs:>10.1f}{cpu:>10.1f}{mib:>10.0f}", flush=True)
 
 
 if __name__ == "__main__":

@@ -27,6 +27,11 @@ from umb.pipeline._merge import merge_shards
 @click.option("--characters", type=int, help="Number of characters (one dialogue each).")
 @click.option("--seed", type=int, help="Random seed; the same seed gives the same bytes.")
 @click.option("--target-tokens", type=int, help="Average estimated tokens per dialogue.")
+@click.option(
+    "--density",
+    type=float,
+    help="Events per 10k tokens of dialogue (default: 5-7 a year); questions grow with it.",
+)
 @click.option("--start", help="First day of the timeline (YYYY-MM-DD).")
 @click.option("--end", help="Last day of the timeline (YYYY-MM-DD).")
 @click.option("--shard", help="Generate only shard i of k (e.g. 0/2); merge with `umb merge`.")
@@ -45,6 +50,7 @@ def generate(
     characters: int | None,
     seed: int | None,
     target_tokens: int | None,
+    density: float | None,
     start: str | None,
     end: str | None,
     shard: str | None,
@@ -54,7 +60,13 @@ def generate(
 ) -> None:
     """Generate a benchmark (world, questions, dialogues) from a seed."""
     config = resolve_config(
-        preset, characters=characters, seed=seed, target_tokens=target_tokens, start=start, end=end
+        preset,
+        characters=characters,
+        seed=seed,
+        target_tokens=target_tokens,
+        start=start,
+        end=end,
+        density=density,
     )
     if renderer == "llm" or llm["dry_run"]:
         from umb._cli.render import generate_with_llm

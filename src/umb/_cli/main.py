@@ -29,8 +29,8 @@ COMMANDS: dict[str, tuple[str, str]] = {
         "Re-check a benchmark directory; exit 2 on the first broken record.",
     ),
     "stats": (
-        "umb._cli.validate:stats",
-        "Print counts per family, tokens and sessions per dialogue.",
+        "umb._cli.stats:stats",
+        "Counts per family, tokens and sessions per dialogue; --style: surface statistics.",
     ),
     "import": (
         "umb._cli.interop:import_group",

@@ -1,14 +1,11 @@
-"""``umb validate`` and ``umb stats``."""
+"""``umb validate``."""
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import click
 
-from umb.bench._io import Benchmark
-from umb.bench._stats import benchmark_stats, format_stats
 from umb.bench._validate import check
 
 
@@ -31,12 +28,3 @@ def validate(bench: Path, max_problems: int) -> int:
         return 2
     click.echo(f"{bench}: valid")
     return 0
-
-
-@click.command()
-@click.argument("bench", type=click.Path(path_type=Path))
-@click.option("--json", "as_json", is_flag=True, help="Print JSON instead of text.")
-def stats(bench: Path, as_json: bool) -> None:
-    """Print counts per family, tokens and sessions per dialogue."""
-    result = benchmark_stats(Benchmark.open(bench))
-    click.echo(json.dumps(result, indent=2) if as_json else format_stats(result))

@@ -16,6 +16,7 @@ from umb.bench._write import write_manifest, write_world
 from umb.qa import DEFAULT_COUNTS, build_questions
 from umb.render import TemplateRenderer
 from umb.world._build import WorldBuilder
+from umb.world._simulate import DEFAULT_PER_YEAR
 
 GENERATOR = f"umb {__version__} template renderer"
 
@@ -33,6 +34,9 @@ class GenerateConfig:
     questions: dict[str, int] = field(default_factory=lambda: dict(DEFAULT_COUNTS))
     """Questions per family per dialogue (fewer where a world lacks material for a family)."""
     preset: str | None = None
+    density: float | None = None
+    """Events per 10,000 tokens of dialogue (default: 5–7 events a year); questions per family
+    grow with it, so a longer history holds proportionally more events and questions."""
 
 
 PRESETS: dict[str, GenerateConfig] = {
@@ -56,7 +60,24 @@ def resolve_config(preset: str | None, **overrides: Any) -> GenerateConfig:
         raise ConfigError("--end must be at least one calendar year after --start")
     if config.characters < 1 or config.target_tokens < 1000:
         raise ConfigError("--characters must be >= 1 and --target-tokens >= 1000")
+    if config.density is not None and not 0 < config.density <= 200:
+        raise ConfigError("--density must be above 0 and at most 200 events per 10k tokens")
     return config
+
+
+def events_per_year(config: GenerateConfig) -> tuple[int, int]:
+    """The range of events a year the world simulates: the default, or from ``density``."""
+    if config.density is None:
+        return DEFAULT_PER_YEAR
+    years = (date.fromisoformat(config.end) - date.fromisoformat(config.start)).days / 365.25
+    mean = config.density * config.target_tokens / 10_000 / years
+    return max(3, round(mean * 0.85)), max(3, round(mean * 1.15))
+
+
+def question_counts(config: GenerateConfig) -> dict[str, int]:
+    """Questions per family per dialogue, scaled with the events a year."""
+    scale = max(1, round(sum(events_per_year(config)) / sum(DEFAULT_PER_YEAR)))
+    return {family: n * scale for family, n in config.questions.items()}
 
 
 def parse_shard(text: str | None, n: int) -> range:
@@ -80,7 +101,8 @@ def generate(
 ) -> dict[str, Any]:
     """Write the benchmark (or one shard of it) to ``out`` and return its manifest."""
     start, end = date.fromisoformat(config.start), date.fromisoformat(config.end)
-    builder = WorldBuilder(config.seed, config.characters, start, end)
+    builder = WorldBuilder(config.seed, config.characters, start, end, events_per_year(config))
+    counts_per_family = question_counts(config)
     renderer = TemplateRenderer(config.seed, builder.by_id, config.target_tokens)
     indices = parse_shard(shard, config.characters)
     out.mkdir(parents=True, exist_ok=True)
@@ -95,7 +117,7 @@ def generate(
         for done, index in enumerate(indices, start=1):
             cw = builder.build(index)
             dialogue = renderer.render(cw.character, cw.events, cw.facts, f"D{index + 1:04d}")
-            questions = build_questions(config.seed, cw, dialogue, config.questions)
+            questions = build_questions(config.seed, cw, dialogue, counts_per_family)
             dw.write(dialogue)
             qw.write_many(questions)
             for e in cw.events:

@@ -9,6 +9,16 @@ from umb.qa._context import QAContext
 from umb.world._records import Event
 
 _COMMON = {"none", "yes", "no"}
+MSR_QUERIES = (
+    "Starting from when {first} {summary}, what chain of events followed from it, step by step, "
+    "and what was the final outcome?",
+    "Trace what happened after {first} {summary}: which events followed from it, in order, and "
+    "how did it end?",
+)
+ES_QUERIES = (
+    "What were the key turning points in {first}'s life in {year}? Summarize that year.",
+    "Looking back at {first}'s life in {year}, what were the turning points? Give a summary.",
+)
 
 
 def step_keys(e: Event) -> list[str]:
@@ -50,10 +60,7 @@ def msr_questions(ctx: QAContext, rng: random.Random, n: int) -> list[Question]:
     out: list[Question] = []
     for chain in chains[:n]:
         head, last = chain[0], chain[-1]
-        query = (
-            f"Starting from when {ctx.first} {head.summary}, what chain of events followed "
-            f"from it, step by step, and what was the final outcome?"
-        )
+        query = rng.choice(MSR_QUERIES).format(first=ctx.first, summary=head.summary)
         steps = [e.summary for e in chain]
         facts = [ctx.world.facts[e.id][0].id for e in chain]
         ev = ctx.evidence(chain, facts, ctx.end_at)
@@ -83,10 +90,7 @@ def es_questions(ctx: QAContext, rng: random.Random, n: int) -> list[Question]:
     out: list[Question] = []
     for year in sorted(years[:n]):
         points = by_year[year]
-        query = (
-            f"What were the key turning points in {ctx.first}'s life in {year}? "
-            "Summarize that year."
-        )
+        query = rng.choice(ES_QUERIES).format(first=ctx.first, year=year)
         turning = [e.summary for e in points]
         summary = f"In {year}, {ctx.first} " + "; then ".join(turning) + "."
         facts = [ctx.world.facts[e.id][0].id for e in points]

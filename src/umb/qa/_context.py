@@ -106,17 +106,24 @@ class QAContext:
         return self.world.facts[e.id]
 
     def evidence(self, events: list[Event], fact_ids: list[str], asked_at: str) -> Evidence:
-        """Evidence with the first turn stating each fact before ``asked_at``."""
+        """Evidence with every turn of the first session stating each fact before ``asked_at``.
+
+        A fact told across two turns (the interlocutor echoing a value the character just said)
+        lists both; later retellings in other sessions are not evidence.
+        """
         turns: list[str] = []
         sessions: list[str] = []
         for fid in fact_ids:
-            first = next((x for x in self.said.get(fid, []) if x[2] < asked_at), None)
-            if first is None:
+            said = [x for x in self.said.get(fid, []) if x[2] < asked_at]
+            if not said:
                 raise AssertionError(f"fact {fid} is never stated before {asked_at}")
-            if first[0] not in turns:
-                turns.append(first[0])
-            if first[1] not in sessions:
-                sessions.append(first[1])
+            for turn_id, session_id, _ in said:
+                if session_id != said[0][1]:
+                    continue
+                if turn_id not in turns:
+                    turns.append(turn_id)
+            if said[0][1] not in sessions:
+                sessions.append(said[0][1])
         return Evidence(tuple(e.id for e in events), tuple(fact_ids), tuple(sessions), tuple(turns))
 
     def question(

@@ -52,6 +52,32 @@ SLOT_QUESTIONS: dict[str, str] = {
     "issue": "What was the problem at {desc}?",
 }
 
+#: Second phrasings, chosen at random beside :data:`SLOT_QUESTIONS`.
+SLOT_ALTERNATES: dict[str, str] = {
+    "price": "What did {desc} cost {first}?",
+    "colour": "Which colour did {first} pick for {desc}?",
+    "store": "Which shop sold {first} {desc}?",
+    "destination": "What was the destination of {desc}?",
+    "duration": "How many days did {desc} last?",
+    "companion": "Who was {first}'s travel companion on {desc}?",
+    "band": "Who was playing at {desc}?",
+    "venue": "What was the venue of {desc}?",
+    "grade": "What was {first}'s final score for {desc}?",
+    "fee": "What fee did {first} pay for {desc}?",
+    "doctor": "Who was the doctor for {desc}?",
+    "result": "What did {desc} find?",
+    "author": "Who is the author of {desc}?",
+    "rent": "How much rent does {first} pay after {desc}?",
+    "guests": "How many people were guests at {desc}?",
+    "topic": "What was {desc} about?",
+    "conference_city": "Where was {desc} held?",
+    "dish": "Which dish did {first} have on {desc}?",
+    "vet_bill": "What did {desc} cost?",
+    "issue": "Why was {desc} needed?",
+    "breed": "Which breed is {desc}?",
+    "pet_name": "What is {desc} called?",
+}
+
 #: Slots a premise can get wrong, with the pool a wrong value is drawn from.
 PREMISE_POOLS: dict[str, tuple[str, ...]] = {
     "colour": V.COLOURS,
@@ -65,6 +91,10 @@ PREMISE_POOLS: dict[str, tuple[str, ...]] = {
     "dish": V.DISHES,
     "store": V.STORES,
 }
+PREMISES = (
+    "Given that the {label} of {desc} was {value}, what was its {asked}?",
+    "Since the {label} of {desc} was {value}, what was its {asked}?",
+)
 MONEY = re.compile(r"^\$[\d,]+$")
 
 
@@ -88,7 +118,11 @@ def ie_questions(ctx: QAContext, rng: random.Random, n: int) -> list[Question]:
         if len(out) == n or e.id in used:
             continue
         value = e.slots[slot]
-        query = SLOT_QUESTIONS[slot].format(first=ctx.first, desc=desc)
+        options = [
+            SLOT_QUESTIONS[slot],
+            *([SLOT_ALTERNATES[slot]] if slot in SLOT_ALTERNATES else []),
+        ]
+        query = rng.choice(options).format(first=ctx.first, desc=desc)
         query = query[0].upper() + query[1:]
         if value.lower() in query.lower():
             continue
@@ -152,9 +186,8 @@ def ma_questions(ctx: QAContext, rng: random.Random, n: int) -> list[Question]:
         if premise_value is None:
             continue
         label = slot.replace("_", " ")
-        query = (
-            f"Given that the {label} of {desc} was {premise_value}, what was its "
-            f"{asked_slot.replace('_', ' ')}?"
+        query = rng.choice(PREMISES).format(
+            label=label, desc=desc, value=premise_value, asked=asked_slot.replace("_", " ")
         )
         if answer.lower() in query.lower():
             continue

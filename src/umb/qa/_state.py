@@ -17,6 +17,16 @@ KU_QUERIES: dict[str, str] = {
     "car": "What car does {first} drive now?",
     "hobby": "What is {first}'s main hobby now?",
 }
+KU_ALTERNATES: dict[str, str] = {
+    "employer": "Where does {first} work at present?",
+    "job_title": "What job does {first} have at the moment?",
+    "city": "Which city does {first} live in at present?",
+    "relationship_status": "What is {first}'s relationship status at this point?",
+    "partner": "Who is {first}'s partner at the moment?",
+    "pet": "What pet does {first} have at the moment?",
+    "car": "What car does {first} drive at the moment?",
+    "hobby": "What is {first}'s main hobby at present?",
+}
 
 
 def ku_questions(ctx: QAContext, rng: random.Random, n: int) -> list[Question]:
@@ -30,7 +40,7 @@ def ku_questions(ctx: QAContext, rng: random.Random, n: int) -> list[Question]:
         latest, previous = timeline[-1], timeline[:-1]
         if latest["value"] == "none":
             continue
-        query = KU_QUERIES[attr].format(first=ctx.first)
+        query = rng.choice((KU_QUERIES[attr], KU_ALTERNATES[attr])).format(first=ctx.first)
         if str(latest["value"]).lower() in query.lower():
             continue
         old_values = [str(x["value"]) for x in previous if x["value"] != latest["value"]]

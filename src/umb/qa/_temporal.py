@@ -7,7 +7,22 @@ from datetime import date
 
 from umb.bench import Question
 from umb.qa._context import QAContext
+from umb.world._morph import base_phrase
 from umb.world._records import Event
+
+BETWEEN = (
+    "How many days passed between the day {first} {a} and the day {pronoun} {b}?",
+    "How many days were there between the day {first} {a} and the day {pronoun} {b}?",
+)
+SINCE = (
+    "As of today, how many days ago did {first} {a_base}?",
+    "How many days have passed since {first} {a}, counting to today?",
+    "Counting from today, how many days ago did {first} {a_base}?",
+)
+SAME_DAY = (
+    "On the day {first} {a}, did that happen before or after {pronoun} {b}?",
+    "Did {first} {a_base} before or after {pronoun} {b}, on that same day?",
+)
 
 
 def _told(ctx: QAContext) -> list[Event]:
@@ -29,6 +44,18 @@ def _days(a: str, b: str) -> int:
     return (date.fromisoformat(b[:10]) - date.fromisoformat(a[:10])).days
 
 
+def _query(
+    rng: random.Random, ctx: QAContext, options: tuple[str, ...], a: Event, b: Event | None
+) -> str:
+    return rng.choice(options).format(
+        first=ctx.first,
+        pronoun=ctx.pronoun,
+        a=a.summary,
+        a_base=base_phrase(a.summary),
+        b=b.summary if b is not None else "",
+    )
+
+
 def tr_questions(ctx: QAContext, rng: random.Random, n: int) -> list[Question]:
     events = _told(ctx)
     out: list[Question] = []
@@ -41,9 +68,10 @@ def tr_questions(ctx: QAContext, rng: random.Random, n: int) -> list[Question]:
         if kind == "days_between" and len(events) >= 2:
             a, b = sorted(rng.sample(events, 2), key=lambda e: e.at)
             if a.date != b.date:
-                q = _between(ctx, a, b, len(out) + 1)
+                q = _between(ctx, a, b, len(out) + 1, _query(rng, ctx, BETWEEN, a, b))
         elif kind == "days_since" and events:
-            q = _since(ctx, rng.choice(events), len(out) + 1)
+            e = rng.choice(events)
+            q = _since(ctx, e, len(out) + 1, _query(rng, ctx, SINCE, e, None))
         elif kind == "same_day_order":
             q = _same_day(ctx, rng, events, len(out) + 1)
         if q is not None and all(x.query != q.query for x in out):
@@ -51,12 +79,8 @@ def tr_questions(ctx: QAContext, rng: random.Random, n: int) -> list[Question]:
     return out
 
 
-def _between(ctx: QAContext, a: Event, b: Event, k: int) -> Question:
+def _between(ctx: QAContext, a: Event, b: Event, k: int, query: str) -> Question:
     days = _days(a.at, b.at)
-    query = (
-        f"How many days passed between the day {ctx.first} {a.summary} and the day "
-        f"{ctx.pronoun} {b.summary}?"
-    )
     gold = {"final_answer": f"{days} days", "days": days, "start_date": a.date, "end_date": b.date}
     facts = [ctx.world.facts[a.id][0].id, ctx.world.facts[b.id][0].id]
     ev = ctx.evidence([a, b], facts, ctx.end_at)
@@ -72,14 +96,13 @@ def _between(ctx: QAContext, a: Event, b: Event, k: int) -> Question:
     )
 
 
-def _since(ctx: QAContext, e: Event, k: int) -> Question | None:
+def _since(ctx: QAContext, e: Event, k: int, query: str) -> Question | None:
     # Asked at the start of a later session, so "today" is a date inside the dialogue.
     later = [s.started_at for s in ctx.dialogue.sessions if s.started_at > e.at]
     if len(later) < 2:
         return None
     asked_at = later[min(len(later) - 1, 1 + (len(e.id) % 3))]
     days = _days(e.at, asked_at)
-    query = f"As of today, how many days ago did {ctx.first} {e.summary}?"
     gold = {
         "final_answer": f"{days} days",
         "days": days,
@@ -109,10 +132,7 @@ def _same_day(ctx: QAContext, rng: random.Random, events: list[Event], k: int) -
     a, b = rng.choice(pairs)
     first, second = (a, b) if rng.random() < 0.5 else (b, a)
     answer = "before" if first.at < second.at else "after"
-    query = (
-        f"On the day {ctx.first} {first.summary}, did that happen before or after "
-        f"{ctx.pronoun} {second.summary}?"
-    )
+    query = _query(rng, ctx, SAME_DAY, first, second)
     gold = {"final_answer": answer, "days": 0, "start_date": a.date, "end_date": a.date}
     facts = [ctx.world.facts[first.id][0].id, ctx.world.facts[second.id][0].id]
     ev = ctx.evidence([first, second], facts, ctx.end_at)

@@ -1,164 +1,149 @@
-"""Wording of the template renderer: several phrasings per slot, change and chat move.
+"""Wording of the template renderer that is not tied to one event kind or to small talk.
 
-Templates never contain question text; each slot phrase states exactly one value.
+Changes, the profile, greetings, goodbyes, callbacks and reactions; templates never contain
+question text. ``{x_a}`` is ``x`` with its article.
 """
 
 from __future__ import annotations
-
-SLOT_PHRASES: dict[str, tuple[str, ...]] = {
-    "course": ("The course was {v}.", "It's all about {v}."),
-    "provider": ("It's run by {v}.", "I signed up through {v}."),
-    "fee": ("The fee was {v}.", "It cost {v} in the end."),
-    "grade": ("I passed with {v}.", "My final score was {v}."),
-    "employer": ("The company is {v}.", "I'm at {v} now."),
-    "job_title": ("My title is {v}.", "Officially I'm a {v}."),
-    "salary": ("The salary is {v} a year.", "They offered {v} a year."),
-    "previous_employer": ("Before that I was at {v}.", "I handed in my notice at {v}."),
-    "raise": ("It came with a {v} raise.", "I got a raise of {v}."),
-    "conference_city": ("It was held in {v}.", "I flew to {v} for it."),
-    "topic": ("The theme was {v}.", "Everything was about {v}."),
-    "attendees": ("There were about {v} people there.", "Roughly {v} attendees showed up."),
-    "city": ("The new place is in {v}.", "I'm in {v} now."),
-    "previous_city": ("Leaving {v} was hard.", "I'd been in {v} for a while."),
-    "rent": ("The rent is {v} a month.", "I pay {v} a month for it."),
-    "person": ("Their name is {v}.", "It was {v}."),
-    "place": ("It happened at {v}.", "That was at {v}."),
-    "restaurant": ("We went to {v}.", "We ate at {v}."),
-    "dish": ("I had the {v}.", "I ordered the {v}."),
-    "partner": ("I mean {v}, of course.", "That's {v}."),
-    "venue": ("It was at {v}.", "The venue was {v}."),
-    "guests": ("We had {v} guests.", "{v} people came."),
-    "band": ("The band was {v}.", "It was {v} playing."),
-    "ticket_price": ("Tickets were {v}.", "I paid {v} for the ticket."),
-    "distance": ("The distance was {v}.", "It was {v} in total."),
-    "finish_time": ("I finished in {v}.", "My time was {v}."),
-    "title": ("The book was {v}.", "It's called {v}."),
-    "author": ("It's by {v}.", "The author is {v}."),
-    "hobby": ("Now it's {v}.", "I'm into {v} these days."),
-    "previous_hobby": ("I gave up {v}.", "No more {v} for me."),
-    "club": ("I joined {v}.", "I'm a member of {v} now."),
-    "injury": ("It was {v}.", "The doctor said it's {v}."),
-    "activity": ("It happened while I was {v}.", "That was during {v}."),
-    "clinic": ("I went to {v}.", "They saw me at {v}."),
-    "sessions": ("It took {v} sessions.", "I needed {v} sessions."),
-    "therapist": ("My therapist was {v}.", "I worked with {v}."),
-    "body_part": ("It was for my {v}.", "All for the {v}."),
-    "doctor": ("I saw {v}.", "{v} did the check."),
-    "result": ("The result: {v}.", "They found {v}."),
-    "pet_name": ("Name: {v}.", "We call them {v}."),
-    "issue": ("It was {v}.", "Turned out to be {v}."),
-    "vet_bill": ("The vet bill was {v}.", "It cost {v} at the vet."),
-    "destination": ("We went to {v}.", "The destination was {v}."),
-    "price": ("It cost {v}.", "I paid {v}."),
-    "agency": ("I booked it through {v}.", "I found it via {v}."),
-    "duration": ("It lasted {v}.", "We stayed {v}."),
-    "companion": ("I went with {v}.", "My travel buddy was {v}."),
-    "car": ("The car was {v}.", "That's {v}."),
-    "item": ("It's a {v}.", "A new {v}."),
-    "brand": ("The brand is {v}.", "I went with {v}."),
-    "model": ("It's the {v}.", "The model is the {v}."),
-    "colour": ("It's {v}.", "I picked {v}."),
-    "store": ("I got it at {v}.", "I bought it from {v}."),
-    "garage": ("It's at {v}.", "{v} took it in."),
-    "repair_cost": ("The repair came to {v}.", "They quoted {v}."),
-    "dealership": ("It was at {v}.", "{v} let me try it."),
-    "previous_car": ("It replaced {v}.", "Goodbye to {v}."),
-    "species": ("It's a {v}.", "A {v}, yes."),
-    "breed": ("The breed is {v}.", "{v}, to be exact."),
-    "adoption_fee": ("The adoption fee was {v}.", "Adoption cost {v}."),
-    "organisation": ("It was at {v}.", "I helped out at {v}."),
-    "hours": ("I put in {v}.", "About {v} altogether."),
-    "task": ("I {v}.", "Finally {v}."),
-    "office": ("I had to deal with {v}.", "It went through {v}."),
-    "repair": ("It was {v}.", "We had {v}."),
-    "cost": ("It cost {v}.", "The bill was {v}."),
-    "plumber": ("{v} came over.", "I called {v}."),
-    "with": ("It was {v}.", "That was {v}."),
-    "relation": ("We're {v}s, you know.", "As {v}s do."),
-}
 
 CHANGE_PHRASES: dict[str, tuple[str, ...]] = {
     "employer": (
         "So I'm not at {old} anymore; I work for {new} now.",
         "That means {old} is behind me, and {new} is my employer now.",
+        "I work for {new} now, no longer {old}.",
     ),
     "job_title": (
         "My job title changed from {old} to {new}.",
-        "I'm a {new} now, no longer a {old}.",
+        "I'm {new_a} now, no longer {old_a}.",
+        "Officially I'm {new_a} now instead of {old_a}.",
     ),
-    "city": ("I live in {new} now, not {old}.", "So home is {new} now instead of {old}."),
+    "city": (
+        "I live in {new} now, not {old}.",
+        "So home is {new} now instead of {old}.",
+        "I'm {new_a} resident now; {old} is in the past.",
+    ),
     "relationship_status": (
-        "Relationship status: {new}, no longer {old}.",
+        "My relationship status went from {old} to {new}.",
         "I'm {new} now, not {old} anymore.",
     ),
     "partner": ("My partner is {new} now.", "So {new} and I are together."),
     "partner_none": ("{old} and I are not together anymore.", "So no more {old} in my life."),
-    "pet": ("I've got {new} now.", "My pet is {new} now."),
-    "car": ("I drive {new} now; {old} is gone.", "So my car is {new} now, not {old}."),
-    "car_first": ("I drive {new} now.", "My car is {new} now."),
-    "hobby": ("My main hobby is {new} now, not {old}.", "These days it's {new} rather than {old}."),
+    "pet": ("I've got {new} now.", "My pet is {new} now.", "So I share the flat with {new} now."),
+    "car": (
+        "I drive {new} now; {old} is gone.",
+        "So my car is {new} now, not {old}.",
+        "{new} is my car now, no longer {old}.",
+    ),
+    "car_first": ("I drive {new} now.", "My car is {new} now, my first one."),
+    "hobby": (
+        "My main hobby is {new} now, not {old}.",
+        "These days it's {new} rather than {old}.",
+        "I've swapped {old} for {new}, basically.",
+    ),
 }
 
-PROFILE_PHRASES: dict[str, str] = {
-    "employer": "I work at {v}.",
-    "job_title": "My job is {v}.",
-    "city": "I live in {v}.",
-    "relationship_status": "Relationship-wise I'm {v}.",
-    "partner": "Partner: {v} at the moment.",
-    "pet": "Pets: {v} for now.",
-    "car": "As for a car, I have {v}.",
-    "hobby": "My main hobby is {v}.",
-}
+#: The profile, told in the first session: (template, attributes it states).
+PROFILE: tuple[tuple[tuple[str, tuple[str, ...]], ...], ...] = (
+    (
+        ("I work as {job_title_a} at {employer}, and I live in {city}.",
+         ("job_title", "employer", "city")),
+        ("I'm {job_title_a}, with {employer} for a few years now. Home is {city}.",
+         ("job_title", "employer", "city")),
+        ("I live in {city} and work at {employer}; my job is {job_title}.",
+         ("city", "employer", "job_title")),
+    ),
+    (
+        ("Relationship-wise I'm {relationship_status}, {partner_say}.",
+         ("relationship_status", "partner")),
+        ("I'm {relationship_status} at the moment, {partner_say}.",
+         ("relationship_status", "partner")),
+    ),
+    (
+        ("{pet_say}, and {car_say}. In my free time it's mostly {hobby}.", ("pet", "car", "hobby")),
+        ("My main hobby is {hobby}. {pet_cap}, and {car_say}.", ("hobby", "pet", "car")),
+    ),
+)  # fmt: skip
 
-GREETINGS = (
-    "Hey {name}, good to talk again. What's new since last time?",
-    "Hi {name}! How have things been?",
-    "Good to see you, {name}. Catch me up?",
-    "{name}! It's been a while. What have you been up to?",
-    "Hello again, {name}. Anything happen since we last talked?",
-)
+NONE_SAY = {
+    "partner": "no partner right now",
+    "pet": "no pets for now",
+    "car": "I don't have a car",
+}
+SOME_SAY = {"partner": "my partner is {v}", "pet": "I have {v}", "car": "I drive {v}"}
 
 FIRST_GREETINGS = (
     "Hi, I'm {other}. Tell me a bit about yourself, {name}.",
     "Nice to meet you properly, {name}. Where are you at in life right now?",
+    "So, {name}, I'm {other}. Start wherever you like: work, home, whatever matters.",
 )
 
-REACTIONS = (
-    "Oh wow, tell me more.",
-    "Really? How did that go?",
-    "No way! What were the details?",
-    "That sounds like a lot. How was it?",
-    "Interesting. And then?",
-    "Nice! Go on.",
-    "Huh, I didn't see that coming. What happened?",
-    "Good for you. Details, please!",
-)
+HELLO = (
+    "Hey {name}", "Hi {name}", "Good to see you, {name}", "{name}, hello", "Hello again, {name}",
+    "There you are, {name}", "Morning, {name}", "Oh, hi {name}",
+)  # fmt: skip
+HOW = (
+    "what's new since last time?", "how have things been?", "catch me up?",
+    "it's been a while. What have you been up to?", "anything happen since we last talked?",
+    "how's life treating you?", "what's the news?", "how did the last few weeks go?",
+    "tell me everything.", "how are you holding up?",
+)  # fmt: skip
+
+BYE = (
+    "Anyway, I should go", "Okay, that's my news", "I have to run", "Right, I'd better get going",
+    "I should let you go", "That's all from me for now", "Oh, look at the time",
+)  # fmt: skip
+BYE_TAIL = (
+    "Talk soon!", "Until next time.", "This was nice.", "Let's catch up again soon.",
+    "Thanks for listening.", "Same time next week?", "Say hi to everyone for me.",
+)  # fmt: skip
+BYE_REPLY = (
+    "Take care, {name}", "Talk soon, {name}", "Bye for now, {name}", "Look after yourself, {name}",
+    "Good to hear from you, {name}", "Go, go, {name}", "Always a pleasure, {name}",
+)  # fmt: skip
+BYE_REPLY_TAIL = (
+    "Say hi to {friend} for me.", "Give my love to {friend}.", "Tell {friend} I said hello.",
+    "Hug {friend} from me.", "Don't let {friend} wind you up.", "Remind {friend} about Sunday.",
+)  # fmt: skip
 
 CALLBACKS = (
     "Do you still think about when you {summary}?",
     "I was just remembering the time you {summary}.",
     "Whatever happened after you {summary}?",
+    "Random thought, but how do you feel now about when you {summary}?",
+    "It's funny, I keep thinking about the time you {summary}.",
 )
 
 CALLBACK_REPLIES = (
     "Oh, when I {summary}? That was {when}. Feels like ages.",
     "Ha, yes, I {summary} {when}. Good times, mostly.",
     "Right, I {summary}. That was {when}.",
+    "Ah, that. I {summary} {when}, and I still think about it.",
+    "I {summary} {when}, which feels like another life now.",
 )
 
-SMALL_TALK_PROMPTS = (
-    "Anything else going on?",
-    "How's the week been otherwise?",
-    "Seen anything good lately?",
-    "How are you sleeping these days?",
-    "What did you have for dinner last night?",
-    "Any plans for the weekend?",
-    "How's the weather been where you are?",
-    "Read or watched anything worth recommending?",
-    "How's your family?",
-    "Are you keeping busy?",
-)
+REACTIONS = (
+    "Oh wow, tell me more.", "Really?", "No way!", "That sounds like a lot.", "Interesting.",
+    "Nice!", "Huh, I didn't see that coming.", "Good for you.", "Oh, that's exciting.",
+    "Hang on, really?", "You never told me that was happening!", "That's huge.",
+    "Okay, I need the full story.", "Ooh.", "I'm so glad you did that.", "That's brave.",
+    "That must have been a relief.", "Well, well.", "I had a feeling something was up.",
+    "How did I not know about this?", "That's such good news.", "Oh no, and then what?",
+)  # fmt: skip
 
+#: How the interlocutor moves on to the next piece of news.
+NEXT = (
+    "What else?", "Anything else?", "And then?", "More news?", "Go on.", "What next?",
+    "Keep going.", "Spill.", "And?", "Tell me more.", "What else happened?", "Continue!",
+    "Any other news?", "Next?", "Go on, then.", "I'm listening.",
+)  # fmt: skip
+
+#: How the character adds a detail nobody asked for.
+ADD_ONS = (
+    "Oh, and", "Also,", "And by the way,", "Plus,", "Before I forget,", "Funny detail:",
+    "Oh, and another thing:",
+)  # fmt: skip
+
+#: Topics the LLM renderer's plans draw filler from (the template renderer composes its own).
 SMALL_TALK_TOPICS = (
     "the weather has been all over the place",
     "I've been trying to drink less coffee",
@@ -191,35 +176,3 @@ SMALL_TALK_TOPICS = (
     "I ordered way too much takeaway",
     "I watched the sunset from the bridge one evening",
 )
-
-SMALL_TALK_TAILS = (
-    "Nothing dramatic.",
-    "Small things, really.",
-    "That's about it on that front.",
-    "It's the little things.",
-    "Not much else to report.",
-    "Anyway.",
-    "Life goes on.",
-    "I'll keep you posted.",
-    "Funny how that works.",
-    "Could be worse.",
-)
-
-INTERLOCUTOR_SMALL_TALK = (
-    "Same here, honestly.",
-    "Ha, I know the feeling.",
-    "That sounds nice.",
-    "Fair enough.",
-    "I should try that too.",
-    "Oh, I hear you.",
-    "Sounds like a decent week.",
-)
-
-GOODBYES = (
-    "Anyway, I should go. Talk soon!",
-    "Okay, that's my news. Until next time.",
-    "I have to run, but this was nice.",
-    "Let's catch up again soon.",
-)
-
-GOODBYE_REPLIES = ("Take care!", "Talk soon!", "Bye for now.", "Looking forward to it.")

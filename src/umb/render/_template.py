@@ -14,20 +14,16 @@ from datetime import date, datetime, timedelta
 from umb._tokens import estimate_tokens
 from umb.bench import Dialogue, Fact, Interlocutor, Session, Turn
 from umb.render import _phrases as P
+from umb.render._chat import small_talk, transition
+from umb.render._narrate import tell_event
 from umb.render._timeexpr import clock, when
+from umb.render._vary import pick
+from umb.render._voice import Voice
 from umb.world import _vocab as V
 from umb.world._facts import PROFILE_KIND
+from umb.world._morph import article, capitalise, second_person
 from umb.world._records import Character, Event
 from umb.world._rng import rng_for
-
-# Sentence starts that read right in lower case after an opener ("Well, it was ...");
-# anything else (names, "I", "Dr.") keeps its capital.
-_COMMON_STARTS = frozenset(
-    "It It's The My That That's We They There These This Now So A An All About As Before "
-    "Everything Finally Officially Roughly Leaving Goodbye Turned Tickets Relationship-wise "
-    "Pets: Partner: Name: No Yesterday Today Earlier Last Exactly On Ha, Oh, Right, "
-    "Whatever Do Nothing Small Funny Could Life Anyway".split()
-)
 
 # A block is a run of turns kept together: (role, text, fact ids).
 Line = tuple[str, str, tuple[str, ...]]
@@ -50,10 +46,6 @@ def _stamp(dt: datetime) -> str:
     return dt.strftime("%Y-%m-%dT%H:%M")
 
 
-def second_person(summary: str) -> str:
-    return "were " + summary[4:] if summary.startswith("was ") else summary
-
-
 class TemplateRenderer:
     """Render dialogues from a world, deterministically from (seed, character)."""
 
@@ -61,6 +53,7 @@ class TemplateRenderer:
         self.seed = seed
         self.people = population
         self.target_tokens = target_tokens
+        self.causes: dict[str, tuple[Event, list[Fact]]] = {}
 
     # -- planning -------------------------------------------------------------------------------
 
@@ -87,78 +80,56 @@ class TemplateRenderer:
 
     # -- wording --------------------------------------------------------------------------------
 
-    def _say(self, rng: random.Random, ch: Character, text: str) -> str:
-        sp = ch.speech
-        if rng.random() < 0.35:
-            first_word = text.split(" ", 1)[0]
-            lower = first_word in _COMMON_STARTS
-            text = f"{rng.choice(sp.openers)} {text[0].lower() + text[1:] if lower else text}"
-        if sp.exclaims and text.endswith(".") and rng.random() < 0.3:
-            text = text[:-1] + "!"
-        if sp.verbosity == "chatty" and rng.random() < 0.2:
-            text = f"{text} {sp.catchphrase.capitalize()}"
-        return text
+    def _other_name(self, e: Event, ch: Character) -> str | None:
+        if not e.participants:
+            return None
+        return self.people[
+            e.participants[0] if e.character_id == ch.id else e.character_id
+        ].first_name
 
     def _event_summary(self, e: Event, ch: Character) -> str:
-        if not e.participants:
-            return e.summary
-        other = self.people[e.participants[0] if e.character_id == ch.id else e.character_id]
-        return e.summary.replace("together", f"with {other.first_name}")
+        other = self._other_name(e, ch)
+        return e.summary.replace("together", f"with {other}") if other else e.summary
 
     def _event_block(
-        self,
-        rng: random.Random,
-        e: Event,
-        ch: Character,
-        facts: list[Fact],
-        session_at: str,
+        self, rng: random.Random, e: Event, ch: Character, facts: list[Fact], session_at: str,
         same_day: bool,
-    ) -> list[Line]:
-        # facts = [event fact, one fact per slot (slot order), one per state change]
-        n_slots = len(e.slots)
-        main, slot_facts, change_facts = facts[0], facts[1 : 1 + n_slots], facts[1 + n_slots :]
+    ) -> list[Line]:  # fmt: skip
         phrase = when(date.fromisoformat(e.at[:10]), date.fromisoformat(session_at[:10]), rng)
-        at_time = f" at {clock(e.at[11:])}" if same_day or rng.random() < 0.4 else ""
-        said = f"{phrase[0].upper()}{phrase[1:]}{at_time}, I {self._event_summary(e, ch)}."
-        lines: list[Line] = [
-            ("assistant", self._say(rng, ch, said), (main.id,)),
-            ("user", rng.choice(P.REACTIONS), ()),
-        ]
-        pending = list(slot_facts)
-        while pending:
-            take = pending[: rng.randint(1, 3)]
-            pending = pending[len(take) :]
-            text = " ".join(
-                rng.choice(P.SLOT_PHRASES.get(f.attribute, ("The {a} was {v}.",))).format(
-                    v=f.value, a=f.attribute.replace("_", " ")
-                )
-                for f in take
-            )
-            lines.append(("assistant", self._say(rng, ch, text), tuple(f.id for f in take)))
-            if pending:
-                lines.append(("user", rng.choice(P.REACTIONS), ()))
-        for sc, f in zip(e.state_changes, change_facts, strict=True):
-            key = sc.attribute
-            if key == "partner" and sc.new == "none":
-                key = "partner_none"
-            elif key == "car" and sc.old == "none":
-                key = "car_first"
-            text = rng.choice(P.CHANGE_PHRASES[key]).format(old=sc.old, new=sc.new)
-            lines.append(("assistant", text, (f.id,)))
-        return lines
+        if same_day or rng.random() < 0.4:
+            phrase = f"{phrase} at {clock(e.at[11:])}"
+        cause = None
+        if e.caused_by:
+            # Name the direct cause, or now and then the start of the whole storyline.
+            cause_id = e.caused_by[0]
+            while rng.random() < 0.5 and self.causes[cause_id][0].caused_by:
+                cause_id = self.causes[cause_id][0].caused_by[0]
+            cause = self.causes[cause_id]
+        return tell_event(rng, e, facts, phrase, self._other_name(e, ch), cause)
 
     def _profile_blocks(
         self, rng: random.Random, ch: Character, other: str, facts: list[Fact]
     ) -> list[list[Line]]:
-        greeting = rng.choice(P.FIRST_GREETINGS).format(name=ch.first_name, other=other)
+        greeting = pick(rng, P.FIRST_GREETINGS).format(name=ch.first_name, other=other)
         blocks: list[list[Line]] = [[("user", greeting, ())]]
-        pending = list(facts)
-        while pending:
-            take, pending = pending[:3], pending[3:]
-            text = " ".join(P.PROFILE_PHRASES[f.attribute].format(v=f.value) for f in take)
-            block: list[Line] = [("assistant", self._say(rng, ch, text), tuple(f.id for f in take))]
-            if pending:
-                block.append(("user", rng.choice(P.REACTIONS), ()))
+        by_attr = {f.attribute: f for f in facts}
+        values = {f.attribute: f.value for f in facts}
+        forms = dict(values)
+        for attr in ("partner", "pet", "car"):
+            v = values.get(attr, "none")
+            forms[f"{attr}_say"] = P.NONE_SAY[attr] if v == "none" else P.SOME_SAY[attr].format(v=v)
+            forms[f"{attr}_cap"] = capitalise(forms[f"{attr}_say"])
+        forms["pet_say"] = forms["pet_cap"]
+        forms["job_title_a"] = article(values.get("job_title", ""))
+        groups = list(P.PROFILE)
+        for k, group in enumerate(groups):
+            template, attrs = rng.choice(group)
+            template = pick(rng, [template])
+            block: list[Line] = [
+                ("assistant", template.format(**forms), tuple(by_attr[a].id for a in attrs))
+            ]
+            if k < len(groups) - 1:
+                block.append(("user", f"{pick(rng, P.REACTIONS)} {pick(rng, P.NEXT)}", ()))
             blocks.append(block)
         return blocks
 
@@ -167,17 +138,9 @@ class TemplateRenderer:
     ) -> list[Line]:
         summary = self._event_summary(e, ch)
         phrase = when(date.fromisoformat(e.at[:10]), date.fromisoformat(session_at[:10]), rng)
-        ask = rng.choice(P.CALLBACKS).format(summary=second_person(summary))
-        reply = rng.choice(P.CALLBACK_REPLIES).format(summary=summary, when=phrase)
-        return [("user", ask, ()), ("assistant", self._say(rng, ch, reply), (fact.id,))]
-
-    def _small_talk(self, rng: random.Random, ch: Character) -> list[Line]:
-        topic = rng.choice(P.SMALL_TALK_TOPICS)
-        text = f"{topic[0].upper()}{topic[1:]}. {rng.choice(P.SMALL_TALK_TAILS)}"
-        return [
-            ("user", rng.choice(P.SMALL_TALK_PROMPTS), ()),
-            ("assistant", self._say(rng, ch, text), ()),
-        ]
+        ask = pick(rng, P.CALLBACKS).format(summary=second_person(summary))
+        reply = pick(rng, P.CALLBACK_REPLIES).format(summary=summary, when=phrase)
+        return [("user", ask, ()), ("assistant", reply, (fact.id,))]
 
     # -- assembly -------------------------------------------------------------------------------
 
@@ -190,8 +153,11 @@ class TemplateRenderer:
     ) -> Dialogue:
         """The dialogue of ``ch``; ``events`` are in time order and start with the profile."""
         rng = rng_for(self.seed, "render", ch.id)
+        self.causes = {e.id: (e, facts_by_event[e.id]) for e in events}
         target = max(1000, int(self.target_tokens * rng.uniform(0.85, 1.15)))
         other_first = rng.choice(V.FIRST_NAMES[rng.choice(("female", "male"))])
+        while other_first == ch.first_name:  # two people of one name would blur who said what
+            other_first = rng.choice(V.FIRST_NAMES[rng.choice(("female", "male"))])
         role, scene = rng.choice(V.INTERLOCUTOR_ROLES)
         other = f"{other_first} {rng.choice(V.LAST_NAMES)}"
         sessions = [_Session(at) for at in self._session_dates(rng, events, target)]
@@ -204,18 +170,21 @@ class TemplateRenderer:
                     raise AssertionError(f"{e.id} happens after the last session")
             sessions[k].events.append(e)
         told: list[Event] = []
+        recalled: set[str] = set()  # each old event is called back at most once
         for i, s in enumerate(sessions):
             if i == 0:
                 s.blocks += self._profile_blocks(rng, ch, other, facts_by_event[events[0].id])
                 s.head = len(s.blocks)
             else:
-                greet = rng.choice(P.GREETINGS).format(name=ch.first_name)
-                s.blocks.append([("user", greet, ())])
+                greet = f"{pick(rng, P.HELLO)}, {pick(rng, P.HOW)}".format(name=ch.first_name)
+                s.blocks.append([("user", capitalise(greet), ())])
             for e in s.events:
                 same_day = days.count(e.at[:10]) > 1
                 s.blocks.append(self._event_block(rng, e, ch, facts_by_event[e.id], s.at, same_day))
-            if told and rng.random() < 0.6:
-                old = rng.choice(told)
+            fresh = [e for e in told if e.id not in recalled]
+            if fresh and rng.random() < 0.6:
+                old = rng.choice(fresh)
+                recalled.add(old.id)
                 s.blocks.insert(
                     s.head + rng.randrange(len(s.blocks) - s.head + 1),
                     self._callback(rng, ch, old, facts_by_event[old.id][0], s.at),
@@ -229,23 +198,32 @@ class TemplateRenderer:
         while tokens < target:
             i = rng.randrange(len(sessions))
             s, earlier = sessions[i], told_before[i]
-            if earlier and rng.random() < 0.15:
-                old = rng.choice(earlier)
+            fresh = [e for e in earlier if e.id not in recalled]
+            if fresh and rng.random() < 0.1:
+                old = rng.choice(fresh)
+                recalled.add(old.id)
                 block = self._callback(rng, ch, old, facts_by_event[old.id][0], s.at)
             else:
-                block = self._small_talk(rng, ch)
+                block = small_talk(rng, ch.first_name, other_first)
             s.blocks.insert(s.head + rng.randrange(len(s.blocks) - s.head + 1), block)
             tokens += sum(estimate_tokens(t) for _, t, _ in block)
+        voice = Voice(ch.speech, rng_for(self.seed, "spelling", ch.id).choice(("uk", "us")))
         out: list[Session] = []
         for i, s in enumerate(sessions, start=1):
-            s.blocks.append(
-                [
-                    ("assistant", rng.choice(P.GOODBYES), ()),
-                    ("user", rng.choice(P.GOODBYE_REPLIES), ()),
-                ]
-            )
+            bye = f"{pick(rng, P.BYE)}. {pick(rng, P.BYE_TAIL)}"
+            friend = rng.choice(V.FIRST_NAMES[rng.choice(("female", "male"))])
+            reply = f"{pick(rng, P.BYE_REPLY)}! {pick(rng, P.BYE_REPLY_TAIL)}"
+            reply = reply.format(name=ch.first_name, friend=friend)
+            s.blocks.append([("assistant", bye, ()), ("user", reply, ())])
             sid = f"{dialogue_id}:S{i:03d}"
-            lines = _alternate([x for b in s.blocks for x in b])
+            said: list[Line] = []
+            for b in s.blocks:
+                if said and said[-1][0] == b[0][0] == "assistant":
+                    # The interlocutor moves things on, so two pieces of news do not run together.
+                    said.append(("user", transition(rng), ()))
+                said += [(r, voice.say(rng, t, bool(ids)) if r == "assistant" else t, ids)
+                         for r, t, ids in b]  # fmt: skip
+            lines = _alternate(said)
             turns = tuple(
                 Turn(f"{sid}:T{j:04d}", r, ch.name if r == "assistant" else other, text, ids)
                 for j, (r, text, ids) in enumerate(lines, start=1)

@@ -11,6 +11,7 @@ from umb.world._characters import build_population
 from umb.world._facts import PROFILE_KIND, event_facts
 from umb.world._records import Character, Event
 from umb.world._simulate import (
+    DEFAULT_PER_YEAR,
     attribute_timelines,
     check_timeline,
     joint_events,
@@ -37,8 +38,15 @@ class CharacterWorld:
 class WorldBuilder:
     """Builds characters one at a time; the population and joint events are shared."""
 
-    def __init__(self, seed: int, n_characters: int, start: date, end: date) -> None:
-        self.seed, self.start, self.end = seed, start, end
+    def __init__(
+        self,
+        seed: int,
+        n_characters: int,
+        start: date,
+        end: date,
+        per_year: tuple[int, int] = DEFAULT_PER_YEAR,
+    ) -> None:
+        self.seed, self.start, self.end, self.per_year = seed, start, end, per_year
         self.population = build_population(seed, n_characters)
         self.by_id = {c.id: c for c in self.population}
         self.joint = joint_events(seed, self.population, start, end)
@@ -55,7 +63,7 @@ class WorldBuilder:
             dict(ch.initial_state),
         )
         events = [profile] + simulate_character(
-            self.seed, ch, self.start, self.end, self.joint[ch.id]
+            self.seed, ch, self.start, self.end, self.joint[ch.id], self.per_year
         )
         problems = check_timeline(ch, events)
         if problems:

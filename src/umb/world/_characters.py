@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from umb.world import _vocab as V
-from umb.world._kinds import article
+from umb.world._morph import article
 from umb.world._records import Character, Relation, SpeechProfile
 from umb.world._rng import rng_for
 

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 
 from umb._registry import Registry
 from umb.world import _vocab as V
+from umb.world._morph import article, definite, gerund
 
 
 @dataclass
@@ -36,11 +37,6 @@ def money(rng: random.Random, lo: int, hi: int, step: int = 5) -> str:
     return f"${rng.randrange(lo, hi, step):,}"
 
 
-def article(phrase: str) -> str:
-    """``a`` or ``an`` before ``phrase``."""
-    return ("an " if phrase[:1].lower() in "aeiou" else "a ") + phrase
-
-
 def _new(rng: random.Random, pool: Sequence[str], old: str) -> str:
     return rng.choice([x for x in pool if x != old])
 
@@ -53,14 +49,16 @@ def course_enrol(rng: random.Random, st: dict[str, str], ch: dict[str, str]) -> 
     course, provider = rng.choice(V.COURSES), rng.choice(V.COURSE_PROVIDERS)
     ch["course"] = course
     slots = {"course": course, "provider": provider, "fee": money(rng, 200, 2400, 10)}
-    return Draft("course_enrol", "study", f"enrolled in a {course} course at {provider}", slots)
+    return Draft(
+        "course_enrol", "study", f"enrolled in {article(course)} course at {provider}", slots
+    )
 
 
 @kind("certification")
 def certification(rng: random.Random, st: dict[str, str], ch: dict[str, str]) -> Draft:
     course = ch.get("course") or rng.choice(V.COURSES)
     slots = {"course": course, "grade": f"{rng.randint(78, 99)} percent"}
-    return Draft("certification", "study", f"earned a {course} certificate", slots)
+    return Draft("certification", "study", f"earned {article(course)} certificate", slots)
 
 
 @kind("job_change")
@@ -251,7 +249,7 @@ def injury(rng: random.Random, st: dict[str, str], ch: dict[str, str]) -> Draft:
     what, part = rng.choice(V.INJURIES)
     ch["body_part"], ch["gentle"] = part, "yes"
     slots = {"injury": what, "activity": st["hobby"], "clinic": rng.choice(V.CLINICS)}
-    return Draft("injury", "health", f"got {what} while {st['hobby']}", slots)
+    return Draft("injury", "health", f"got {what} while {gerund(st['hobby'])}", slots)
 
 
 @kind("physio")
@@ -363,7 +361,7 @@ def car_breakdown(rng: random.Random, st: dict[str, str], ch: dict[str, str]) ->
         "garage": f"{rng.choice(V.LAST_NAMES)}'s Garage",
         "repair_cost": money(rng, 150, 3500),
     }
-    return Draft("car_breakdown", "life_admin", f"had the car break down ({st['car']})", slots)
+    return Draft("car_breakdown", "life_admin", f"had {definite(st['car'])} break down", slots)
 
 
 @kind("test_drive")
@@ -372,7 +370,7 @@ def test_drive(rng: random.Random, st: dict[str, str], ch: dict[str, str]) -> Dr
     ch["brand"] = brand
     slots = {"brand": brand, "dealership": f"{rng.choice(V.LAST_NAMES)} Motors"}
     return Draft(
-        "test_drive", "life_admin", f"test-drove a {brand} at {slots['dealership']}", slots
+        "test_drive", "life_admin", f"test-drove {article(brand)} at {slots['dealership']}", slots
     )
 
 

@@ -70,15 +70,21 @@ def joint_events(
     return out
 
 
-def _schedule(rng: random.Random, start: date, end: date, taken: list[str]) -> list[str]:
-    """Timestamps for a character's own events: 5–7 per year in all, counting joint ones."""
+#: Events a year (own and joint together) when no density is asked for.
+DEFAULT_PER_YEAR = (5, 7)
+
+
+def _schedule(
+    rng: random.Random, start: date, end: date, taken: list[str], per_year: tuple[int, int]
+) -> list[str]:
+    """Timestamps for a character's own events: ``per_year`` in all, counting joint ones."""
     stamps: list[str] = []
     for year in range(start.year, end.year + 1):
         lo, hi = max(start, date(year, 1, 1)), min(end, date(year, 12, 31))
         if lo > hi:
             continue
         joint = sum(1 for t in taken if t.startswith(str(year)))
-        own = max(rng.randint(5, 7) - joint, 3)
+        own = max(rng.randint(*per_year) - joint, 3)
         days = rng.sample(range((hi - lo).days + 1), min(own, (hi - lo).days + 1))
         stamps += [_stamp(lo + timedelta(days=d), _random_time(rng)) for d in days]
     stamps.sort()
@@ -118,15 +124,28 @@ def _place_storylines(
 
 
 def simulate_character(
-    seed: int, character: Character, start: date, end: date, shared: list[Event]
+    seed: int,
+    character: Character,
+    start: date,
+    end: date,
+    shared: list[Event],
+    per_year: tuple[int, int] = DEFAULT_PER_YEAR,
 ) -> list[Event]:
-    """All events of one character (own and joint), in time order, with states applied."""
+    """All events of one character (own and joint), in time order, with states applied.
+
+    A denser timeline (``per_year`` above the default) gets proportionally more storylines.
+    """
     rng = rng_for(seed, "timeline", character.id)
-    stamps = _schedule(rng, start, end, [e.at for e in shared])
+    stamps = _schedule(rng, start, end, [e.at for e in shared], per_year)
     themes = list(STORYLINES)
     rng.shuffle(themes)
+    repeat = max(1, round(sum(per_year) / sum(DEFAULT_PER_YEAR)))
+    picked = sorted(themes[: rng.randint(4, 6)], key=themes.index)
+    # Storylines that read right when they happen again (a second job, trip, pet, injury).
+    again = [t for t in themes if t in ("career", "travel", "health", "pet")]
+    picked += [again[i % len(again)] for i in range(len(picked) * (repeat - 1))]
     chains: list[tuple[str, tuple[str, ...]]] = []
-    for theme in sorted(themes[: rng.randint(4, 6)], key=themes.index):
+    for theme in picked:
         variants = STORYLINES[theme]
         if theme == "car" and character.initial_state["car"] == "none":
             variants = tuple(v for v in variants if v[0] != "car_breakdown")

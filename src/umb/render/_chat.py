@@ -1,0 +1,131 @@
+"""Small talk composed clause by clause: anecdotes, the interlocutor's news, echoes, follow-ups.
+
+Each clause joins parts drawn from the word banks in ``_chatwords`` (who, a verb, a thing, a
+place, a comment), with few fixed words between them, so a long dialogue rarely repeats itself.
+Small talk states no facts of the world.
+"""
+
+from __future__ import annotations
+
+import random
+
+from umb.render import _chatwords as W
+from umb.render import _phrases as P
+from umb.render._vary import pick
+from umb.world import _vocab as V
+from umb.world._morph import article, capitalise
+
+Line = tuple[str, str, tuple[str, ...]]
+
+
+class _Clause:
+    """One composed sentence and the noun and name it mentions (for echoes)."""
+
+    def __init__(self, text: str, noun: str, name: str) -> None:
+        self.text, self.noun, self.name = text, noun, name
+
+
+def _name(rng: random.Random) -> str:
+    return rng.choice(V.FIRST_NAMES[rng.choice(("female", "male"))])
+
+
+def _place(rng: random.Random) -> str:
+    roll = rng.random()
+    if roll < 0.4:
+        return article(f"{rng.choice(W.ALL_ADJ)} {rng.choice(W.ALL_SPOT)}")
+    if roll < 0.75:
+        street = f"{rng.choice(V.LAST_NAMES)} {rng.choice(W.STREETS)}"
+        return f"the {rng.choice(W.ALL_SPOT)} on {street}"
+    spot = rng.choice(W.ALL_SPOT)
+    return f"{rng.choice(V.LAST_NAMES)}'s {spot} {rng.choice(W.PREPS)} {rng.choice(W.LANDMARK)}"
+
+
+def _adverb(rng: random.Random) -> str:
+    return f"{rng.choice(W.ALL_ADVERBS)} " if rng.random() < 0.45 else ""
+
+
+def _subject(rng: random.Random, name: str) -> str:
+    roll = rng.random()
+    if roll < 0.35:
+        return "I"
+    if roll < 0.6:
+        return f"my {rng.choice(W.KIN)} {name}"
+    if roll < 0.75:
+        return f"{name} from {rng.choice(W.GROUPS)}"
+    if roll < 0.85:
+        return f"{name} {rng.choice(V.LAST_NAMES)}"
+    return f"{name} and I"
+
+
+def _thing(rng: random.Random) -> tuple[str, str]:
+    noun = rng.choice(W.ALL_THING)
+    adjectives = rng.sample(W.ALL_ADJ, 2 if rng.random() < 0.3 else 1)
+    return article(f"{', '.join(adjectives)} {noun}"), noun
+
+
+def clause(rng: random.Random) -> _Clause:
+    """A small-talk sentence: someone did something to a thing, a show, a meal or the weather."""
+    name = _name(rng)
+    who = _subject(rng, name)
+    opener = f"{rng.choice(W.WHEN_VAGUE)} " if rng.random() < 0.15 else ""
+    adv = _adverb(rng)
+    kind = rng.random()
+    if kind < 0.42:
+        obj, noun = _thing(rng)
+        verb = pick(rng, W.ALL_THING_VERBS)
+        body = f"{who} {adv}{verb} {obj} {rng.choice(W.PREPS)} {_place(rng)}"
+    elif kind < 0.52:
+        noun = rng.choice(W.FORMAT)
+        show = f"{rng.choice(W.GENRE)} {noun} about {rng.choice(W.ALL_SUBJECT)}"
+        body = f"{who} {adv}{pick(rng, W.SHOW_VERBS)} {article(show)}"
+    elif kind < 0.62:
+        food = rng.choice(W.ALL_FOOD)
+        noun = food.split()[-1]
+        body = f"{who} {adv}{pick(rng, W.FOOD_VERBS)} {food} for {_name(rng)}"
+    elif kind < 0.72:
+        noun = rng.choice(W.ALL_SPOT)
+        verb = rng.choice(W.GATHER_VERBS)
+        body = f"{who} {adv}{verb} to {article(noun)} with {rng.choice(W.COMPANY)}"
+    elif kind < 0.8:
+        noun = "afternoon"
+        doing = rng.choice(W.ALL_PASTIMES)
+        body = f"{who} spent {rng.choice(W.STRETCHES)} {doing} with {_name(rng)}"
+    elif kind < 0.95:
+        noun = "argument"
+        verb = rng.choice(("argued", "bickered", "debated"))
+        topic = rng.choice(W.ALL_TOPICS)
+        body = f"{who} {adv}{verb} with {_name(rng)} about {topic}"
+    else:
+        noun = "weather"
+        obj, _ = _thing(rng)
+        weather = f"{rng.choice(W.WEATHER_WHAT)} {rng.choice(W.WEATHER_DID)}"
+        body = f"{weather}, and {who} {adv}{pick(rng, W.THING_VERBS)} {obj}"
+    tail = f", {pick(rng, W.COMMENT)}" if rng.random() < 0.06 else ""
+    text = capitalise(f"{opener}{body}{tail}.")
+    return _Clause(text, noun, name)
+
+
+def small_talk(rng: random.Random, first: str, other_first: str) -> list[Line]:
+    """One small-talk exchange of four turns, started by the interlocutor's own news."""
+    news = clause(rng)
+    opening = f"{news.text} {pick(rng, W.ASK_BACK)}" if rng.random() < 0.3 else news.text
+    story = clause(rng)
+    more = f" {clause(rng).text}" if rng.random() < 0.5 else ""
+    reply = f"{story.text}{more}"
+    if rng.random() < 0.5:
+        noun = story.noun
+        follow = pick(rng, W.ASK_ABOUT).format(name=story.name, noun=noun, noun_a=article(noun))
+    else:
+        follow = clause(rng).text
+    react = f"{rng.choice(W.INTERJ)}, {rng.choice(W.VERDICT)}! {follow}"
+    answer = pick(rng, W.SHORT_ANSWER).format(name=story.name)
+    coda = f"{answer}. {clause(rng).text}"
+    return [("user", opening, ()), ("assistant", reply, ()), ("user", react, ()),
+            ("assistant", coda, ())]  # fmt: skip
+
+
+def transition(rng: random.Random) -> str:
+    """What the interlocutor says between two pieces of the character's news."""
+    if rng.random() < 0.5:
+        return f"{rng.choice(W.INTERJ)}, {rng.choice(W.VERDICT)}! {pick(rng, P.NEXT)}"
+    return f"{clause(rng).text} {pick(rng, P.NEXT)}"

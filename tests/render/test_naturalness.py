@@ -1,0 +1,104 @@
+"""The template renderer's text: surface statistics, grammar, voice, exactness of what it tags."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from umb.bench import Benchmark
+from umb.bench._generate import generate, resolve_config
+from umb.bench._style import style_stats
+from umb.render._values import matcher, normalise
+from umb.world._morph import base_verb
+
+# Words ending in -ed that are base forms ("did Ava need ...").
+_BASE_ED = {"need", "feed", "bleed", "breed", "speed", "seed", "shed", "wed", "shred", "proceed"}
+_DID = re.compile(r"\b(?:did|does|do) [A-Z][a-z]+ ([a-z-]+)")
+_BANNED = (
+    re.compile(r"\bwhile I was (?:a|an|the) "),
+    re.compile(r"It's an? [^.]+\. The brand is"),
+)
+
+
+# "a apple", "an banana" (lower-case words only: "an MBA" and "a UX course" are right).
+_ARTICLE = re.compile(r"\b(?:[Aa] [aeio][a-z]|[Aa]n [bcdfghjklmnpqrstvwxyz][a-z])")
+
+
+@pytest.fixture(scope="module")
+def small(tmp_path_factory: pytest.TempPathFactory) -> Benchmark:
+    out = tmp_path_factory.mktemp("nat") / "small"
+    generate(resolve_config("small", seed=11), out)
+    return Benchmark.open(out)
+
+
+@pytest.fixture(scope="module")
+def stats(small: Benchmark) -> dict[str, Any]:
+    return style_stats(small)
+
+
+def test_small_preset_reads_like_people_talking(stats: dict[str, Any]) -> None:
+    assert stats["distinct_2"] >= 45 and stats["distinct_3"] >= 75
+    assert stats["repeat_turns_pct"] <= 1 and stats["short_turns_pct"] <= 5
+    assert 12 <= stats["words_per_turn"] <= 35
+
+
+def test_bm25_recall_is_neither_trivial_nor_impossible(stats: dict[str, Any]) -> None:
+    for family in ("IE", "MSR", "TR", "KU", "MA"):
+        assert 25 <= stats["bm25_recall_at_5"][family] <= 85, family
+
+
+def _past_after_did(text: str) -> list[str]:
+    out = []
+    for word in _DID.findall(text):
+        if word not in _BASE_ED and base_verb(word) != word:
+            out.append(word)
+    return out
+
+
+@pytest.mark.parametrize("which", ["demo", "small"])
+def test_no_broken_grammar(which: str, small: Benchmark, demo_bench: Path) -> None:
+    bench = small if which == "small" else Benchmark.open(demo_bench)
+    texts = [q.query for q in bench.questions]
+    texts += [t.text for d in bench.iter_dialogues() for t in d.turns()]
+    for text in texts:
+        assert not _past_after_did(text), text
+        assert not any(p.search(text) for p in _BANNED), text
+        assert not _ARTICLE.search(text), text
+
+
+def test_every_tagged_fact_is_stated_in_its_turn(small: Benchmark) -> None:
+    facts = small.facts
+    checked = 0
+    for d in small.iter_dialogues():
+        for t in d.turns():
+            norm = normalise(t.text)
+            for fid in t.fact_ids:
+                f = facts[fid]
+                if f.attribute == "event":
+                    continue  # the event itself: its day is checked in test_families
+                assert matcher(f.value, f.attribute).match(norm) == "exact", (f.value, t.text)
+                checked += 1
+    assert checked > 10_000
+
+
+def test_voice_follows_the_speech_profile(small: Benchmark) -> None:
+    people = {c["id"]: c for c in small.world["characters"]}
+    emoji: dict[bool, list[float]] = {True: [], False: []}
+    for d in small.iter_dialogues():
+        speech = people[d.character_id]["speech"]
+        lines = [t.text for t in d.turns() if t.role == "assistant"]
+        share = sum(any(ord(c) > 0x1F000 for c in x) for x in lines) / len(lines)
+        emoji[speech["formality"] == "casual" and speech["exclaims"]].append(share)
+    assert max(emoji[False]) == 0 and min(emoji[True]) > 0.02
+
+
+def test_density_gives_long_histories_more_events_and_questions(tmp_path: Path) -> None:
+    default = generate(resolve_config("demo", characters=1), tmp_path / "default")
+    dense = generate(
+        resolve_config("demo", characters=1, target_tokens=1_000_000, density=6), tmp_path / "d"
+    )
+    assert dense["counts"]["questions"] >= 10 * default["counts"]["questions"]
+    assert dense["counts"]["facts"] >= 10 * default["counts"]["facts"]

@@ -15,13 +15,13 @@ from umb._errors import ConfigError
 from umb.bench import Benchmark, Question
 from umb.interop import import_longmemeval
 from umb.interop._common import text_hash
+from umb.interop.locomo._profile import NOT_MENTIONED_OPTION
 from umb.interop.longmemeval._judge import TEMPLATES
 from umb.memory import RetrievedContext
 from umb.models._api import GenerateRequest, GenerateResult
 from umb.models.offline import OfflineModel
 from umb.run._config import RunConfig
 from umb.run._log import read_records
-from umb.interop.locomo._profile import NOT_MENTIONED_OPTION
 from umb.run._profiles import build_profile_request, profile_for
 from umb.run._record import answer_question
 from umb.run._runner import run_eval

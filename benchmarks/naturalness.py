@@ -15,11 +15,10 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-from umb.bench._generate import generate, resolve_config
-
 from umb.bench import Benchmark
 from umb.bench._style import style_stats
 from umb.interop import import_locomo
+from umb.pipeline._generate import generate, resolve_config
 
 FAMILIES = ("IE", "MSR", "TR", "KU", "MA", "ES")
 

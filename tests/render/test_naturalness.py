@@ -7,10 +7,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from umb.bench._generate import generate, resolve_config
 
 from umb.bench import Benchmark
 from umb.bench._style import style_stats
+from umb.pipeline._generate import generate, resolve_config
 from umb.render._values import matcher, normalise
 from umb.world._morph import base_verb
 

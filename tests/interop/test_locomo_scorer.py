@@ -76,7 +76,7 @@ def test_record_fields_and_aggregate() -> None:
     r = recs[0]
     assert (r["scorer"], r["scorer_version"], r["judge_model"], r["prompt_hash"]) == (
         "locomo_f1",
-        "1",
+        "2",
         None,
         None,
     )

@@ -13,6 +13,7 @@ from umb.run._prompts import (
     prompt_sha256,
 )
 from umb.run._runner import RunOutcome, arun_eval, run_eval
+from umb.run._score import ScoreOutcome, score_predictions
 from umb.run._traces import trace_path, trace_paths
 
 __all__ = [
@@ -22,6 +23,7 @@ __all__ = [
     "FamilyInstruction",
     "RunConfig",
     "RunOutcome",
+    "ScoreOutcome",
     "arun_eval",
     "build_messages",
     "build_request",
@@ -29,6 +31,7 @@ __all__ = [
     "prompt_sha256",
     "read_records",
     "run_eval",
+    "score_predictions",
     "trace_path",
     "trace_paths",
 ]

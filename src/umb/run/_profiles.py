@@ -19,7 +19,6 @@ gets :meth:`AnswerProfile.oracle_gold`.
 
 from __future__ import annotations
 
-import re
 import zlib
 from dataclasses import dataclass
 from typing import Any, Final
@@ -29,7 +28,8 @@ from umb.interop._common import native_answer_text
 from umb.models._api import GenerateRequest, Message
 from umb.run._prompts import SYSTEM_POLICY, _current_date_line
 
-PROFILE_VERSION: Final = "1"
+PROFILE_VERSION: Final = "2"
+"""2: two-option replies are mapped exactly as LoCoMo's ``get_cat_5_answer`` (1: by a pattern)."""
 
 #: The option LoCoMo offers beside the trap answer of an adversarial question.
 NOT_MENTIONED_OPTION: Final = "Not mentioned in the conversation"
@@ -39,7 +39,22 @@ _JSON_ONLY: Final = (
     "code fences."
 )
 _REPLY_SHAPE: Final = 'Reply with one JSON object: {"answer": "..."}.'
-_LETTER: Final = re.compile(r"^\(([ab])\)|^([ab])[.):]?$")
+
+
+def cat5_answer(reply: str, options: dict[str, str]) -> str:
+    """The reply to a two-option question as LoCoMo's ``get_cat_5_answer`` reads it.
+
+    Stripped and lower-cased, a reply of one character is option a if it is ``a`` and option b
+    otherwise (``"x"`` is b); one of three characters is option a if it is ``(a)`` and option b
+    otherwise (``"a.)"`` is b); any other reply, ``"a."`` and ``"(a) Not mentioned"`` included,
+    is kept, stripped and lower-cased.
+    """
+    text = reply.strip().lower()
+    if len(text) == 1:
+        return options["a" if "a" in text else "b"]
+    if len(text) == 3:
+        return options["a" if "(a)" in text else "b"]
+    return text
 
 
 def _text(value: Any) -> str:
@@ -139,9 +154,7 @@ class LoCoMoProfile(AnswerProfile):
         options = self.options(question)
         if options is None:
             return text
-        # As LoCoMo does: a bare letter (or "(a) …") is mapped back to the option's text.
-        m = _LETTER.match(text.strip().lower())
-        return options[m.group(1) or m.group(2)] if m else text
+        return cat5_answer(text, options)
 
 
 class LongMemEvalProfile(AnswerProfile):

@@ -17,6 +17,7 @@ from umb.scoring._parsing import Policy, parse_answer
 from umb.scoring._peer import NATIVE_SCORER, PeerScoring
 from umb.scoring._record import Score, get_scorer
 from umb.scoring._retrieval import retrieval_record
+from umb.scoring._scorer import Prediction
 
 MAX_SOURCE_TURN_IDS: Final = 500
 """Records list at most this many source turn ids (``null`` beyond it, with the count kept)."""
@@ -136,8 +137,8 @@ async def _score_peer(
         details = peer.failed(question, status)
         return {**base, **_peer_fields(answer, status, parsed.invalid_json, missing, details, peer)}
     prediction = profile.prediction(question, answer)
-    details = await peer.score(question, prediction)
-    fields = _peer_fields(answer, status, False, (), details, peer)
+    (score,) = await peer.score_many([Prediction(question, prediction)])
+    fields = _peer_fields(answer, status, False, (), score.details, peer)
     return {**base, "prediction": prediction, **fields}
 
 

@@ -19,7 +19,7 @@ from collections.abc import Sequence
 from typing import Any, Final
 
 from umb.bench import Question
-from umb.scoring._peer import load_peer_scorer
+from umb.scoring._peer import load_retrieval_metric
 
 LOCOMO_KS: Final = (5, 10, 25, 50)
 LONGMEMEVAL_KS: Final = (1, 3, 5, 10, 30, 50)
@@ -59,7 +59,7 @@ def retrieval_record(
 def _locomo(
     question: Question, turns: Sequence[str], ranking: Ranking | None, top_k: int
 ) -> dict[str, Any]:
-    scorer = load_peer_scorer("locomo_recall")
+    scorer = load_retrieval_metric("locomo_recall")
     out = scorer.score_ranking(question, list(turns), ks=())
     if ranking is not None:
         for k in (k for k in LOCOMO_KS if k <= top_k):
@@ -75,7 +75,7 @@ def _longmemeval(
     top_k: int,
     granularity: str | None,
 ) -> dict[str, Any]:
-    scorer = load_peer_scorer("longmemeval_retrieval")
+    scorer = load_retrieval_metric("longmemeval_retrieval")
     if ranking is not None:
         level = "session" if granularity == "session" else "turn"
         ks = tuple(k for k in LONGMEMEVAL_KS if k <= top_k) or (top_k,)
@@ -104,7 +104,7 @@ def aggregate_retrieval(records: Sequence[dict[str, Any]]) -> dict[str, Any] | N
         return None
     out: dict[str, Any] = {}
     for name, blocks in sorted(by_scorer.items()):
-        summary = load_peer_scorer(name).aggregate(blocks)
+        summary = load_retrieval_metric(name).aggregate(blocks)
         summary["unit"] = blocks[0].get("unit")
         out[name] = summary
     return out

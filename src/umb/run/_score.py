@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
+import datetime as dt
 import hashlib
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -62,6 +63,10 @@ def _units(bench: Benchmark, preds: PredictionSet) -> list[Prediction]:
     ]
 
 
+def _text(answer: str | dict[str, Any] | None) -> str:
+    return orjson.dumps(answer).decode() if isinstance(answer, dict) else answer or ""
+
+
 def _record(
     system: str, p: Prediction, scores: dict[str, Score], primary: str, retrieval: str | None
 ) -> dict[str, Any]:
@@ -79,6 +84,9 @@ def _record(
         "gold": q.gold,
         **_native_fields(q),
         "prediction": p.answer,
+        "raw_output": _text(p.answer),
+        "parse_status": p.failure or str(main.details.get("reason") or "ok"),
+        "context_ids": [],
         "ranked_ids": list(p.retrieved) if p.retrieved is not None else None,
         "score": main.value,
         "scorer": f"{main.scorer}@{main.version}",
@@ -211,11 +219,16 @@ def _header(
         "format": RUN_FORMAT,
         "format_version": RUN_FORMAT_VERSION,
         "kind": "score",
+        "created_at": dt.datetime.now(dt.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ"),
         "benchmark": {
             "content_hash": bench.content_hash,
             "path": _relative(bench.root, out),
+            "generator": bench.manifest.get("generator"),
+            "preset": (bench.manifest.get("config") or {}).get("preset"),
+            "seed": bench.manifest.get("seed"),
             "questions": len(bench.questions),
         },
+        "parameters": {"predictions": predictions.name, "scorers": ",".join(names)},
         "predictions": {
             "file": predictions.name,
             "sha256": hashlib.sha256(predictions.read_bytes()).hexdigest(),

@@ -68,6 +68,7 @@ def __getattr__(name: str) -> typing.Any:
 def __dir__() -> list[str]:
     return sorted({*globals(), *_LAZY})
 
+
 __all__ = [
     "Benchmark",
     "ConfigError",

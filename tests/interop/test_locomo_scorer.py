@@ -113,6 +113,7 @@ def test_registry_names_and_typos() -> None:
         "locomo_f1",
         "mem0_f1",
         "mem0_bleu1",
+        "mem0_judge",
         "longmemeval_judge",
         "longmemeval_retrieval",
         "locomo_recall",

@@ -32,6 +32,16 @@ _SHOWN = 10
     "locomo_recall, longmemeval_retrieval.",
 )
 @click.option("--judge", help="Judge model, for mem0_judge, longmemeval_judge or umb's judge.")
+@click.option(
+    "--judge-template",
+    type=click.Path(path_type=Path),
+    help="JSON file of judge prompt templates (docs/interop.md); default: umb's wording.",
+)
+@click.option(
+    "--judge-template-from",
+    type=click.Path(path_type=Path),
+    help="Your LongMemEval checkout: its get_anscheck_prompt writes longmemeval_judge's prompts.",
+)
 @click.option("--system", help="Name of the system the predictions come from (default: stem).")
 @click.option(
     "--out",
@@ -45,6 +55,8 @@ def score(
     predictions: Path,
     scorers: str,
     judge: str | None,
+    judge_template: Path | None,
+    judge_template_from: Path | None,
     system: str | None,
     out: Path,
     report: bool,

@@ -13,7 +13,7 @@ from umb.run._prompts import (
     prompt_sha256,
 )
 from umb.run._runner import RunOutcome, arun_eval, run_eval
-from umb.run._score import ScoreOutcome, score_predictions
+from umb.run._score import JudgeTemplates, ScoreOutcome, score_predictions
 from umb.run._traces import trace_path, trace_paths
 
 __all__ = [
@@ -21,6 +21,7 @@ __all__ = [
     "PROMPT_VERSION",
     "SYSTEM_POLICY",
     "FamilyInstruction",
+    "JudgeTemplates",
     "RunConfig",
     "RunOutcome",
     "ScoreOutcome",

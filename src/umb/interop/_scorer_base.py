@@ -6,6 +6,7 @@ Every peer metric is used through :class:`umb.scoring.Scorer` (adapters in
 
 from __future__ import annotations
 
+from collections import defaultdict
 from collections.abc import Sequence
 from typing import Any
 
@@ -59,3 +60,12 @@ def locomo_category(question: Question) -> int:
 def mean(values: Sequence[float]) -> float | None:
     """Arithmetic mean; None for no values."""
     return sum(values) / len(values) if values else None
+
+
+def scores_by_category(records: Sequence[dict[str, Any]]) -> dict[int, list[float]]:
+    """The scored values of ``records`` per native ``category``, in record order."""
+    out: dict[int, list[float]] = defaultdict(list)
+    for r in records:
+        if r["score"] is not None:
+            out[int(r["category"])].append(float(r["score"]))
+    return out

@@ -16,6 +16,7 @@ from typing import Any
 import orjson
 
 from umb._errors import DataError
+from umb._jsonio import iter_jsonl
 from umb.bench import Question
 from umb.scoring._scorer import Prediction
 
@@ -31,6 +32,7 @@ class PredictionSet:
     missing: list[str]
     """Questions of the benchmark with no prediction (umb ids, benchmark order)."""
     lines: int
+    """Non-empty lines of the file."""
 
 
 def _retrieved(path: Path, lineno: int, value: Any, q: Question) -> tuple[str, ...] | None:
@@ -64,20 +66,12 @@ def read_predictions(path: Path, questions: list[Question]) -> PredictionSet:
         native = question.meta.get("native_id")
         if native is not None:
             by_id.setdefault(str(native), question)
-    try:
-        data = path.read_bytes()
-    except OSError as e:
-        raise DataError(str(path), None, f"cannot read: {e.strerror}") from None
     found: dict[str, tuple[int, Prediction]] = {}
     unknown: list[str] = []
-    lineno = 0
-    for lineno, raw in enumerate(data.splitlines(), start=1):
-        if not raw.strip():
-            continue
-        try:
-            row = orjson.loads(raw)
-        except orjson.JSONDecodeError as e:
-            raise DataError(str(path), lineno, f"not JSON ({e})") from None
+    lines = 0
+    row: Any
+    for lineno, row in iter_jsonl(path):
+        lines += 1
         if not isinstance(row, dict):
             raise DataError(str(path), lineno, "not a JSON object")
         qid = row.get("question_id")
@@ -100,5 +94,5 @@ def read_predictions(path: Path, questions: list[Question]) -> PredictionSet:
         [found[q.id][1] for q in questions if q.id in found],
         unknown,
         [q.id for q in questions if q.id not in found],
-        lineno,
+        lines,
     )

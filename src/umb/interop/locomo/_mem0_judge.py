@@ -17,14 +17,13 @@ from __future__ import annotations
 
 import asyncio
 import json
-from collections import defaultdict
 from collections.abc import Sequence
 from typing import Any, Final
 
 from umb.bench._records import Question
 from umb.interop._common import native_answer_text
 from umb.interop._judge_templates import TemplateSet, builtin
-from umb.interop._scorer_base import locomo_category, mean, record
+from umb.interop._scorer_base import locomo_category, mean, record, scores_by_category
 from umb.models._api import GenerateRequest, GenerateResult, Message, ModelAPI
 from umb.scoring._parsing import strip_code_fence
 
@@ -144,10 +143,7 @@ class Mem0Judge:
 
     def aggregate(self, records: Sequence[dict[str, Any]]) -> dict[str, Any]:
         """J per native category and overall (micro over judged items); errors counted."""
-        by_cat: dict[int, list[float]] = defaultdict(list)
-        for r in records:
-            if r["score"] is not None:
-                by_cat[int(r["category"])].append(float(r["score"]))
+        by_cat = scores_by_category(records)
         every = [v for vs in by_cat.values() for v in vs]
         return {
             "scorer": self.name,

@@ -14,14 +14,13 @@ bound). Each record names the sentence model used.
 
 from __future__ import annotations
 
-from collections import defaultdict
 from collections.abc import Callable, Sequence
 from functools import lru_cache
 from typing import Any
 
 from umb.bench._records import Question
 from umb.interop._common import native_answer_text
-from umb.interop._scorer_base import locomo_category, mean, record
+from umb.interop._scorer_base import locomo_category, mean, record, scores_by_category
 
 _SKIP = "category 5 (adversarial) is not scored by the Mem0 harness"
 
@@ -120,10 +119,7 @@ class _Mem0Metric:
 
     def aggregate(self, records: Sequence[dict[str, Any]]) -> dict[str, Any]:
         """Mean and count per native category, and the micro mean over scored items."""
-        by_cat: dict[int, list[float]] = defaultdict(list)
-        for r in records:
-            if r["score"] is not None:
-                by_cat[int(r["category"])].append(float(r["score"]))
+        by_cat = scores_by_category(records)
         every = [v for vs in by_cat.values() for v in vs]
         return {
             "scorer": self.name,

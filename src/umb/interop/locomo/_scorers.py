@@ -22,7 +22,7 @@ import regex
 
 from umb.bench._records import Question
 from umb.interop._common import native_answer_text
-from umb.interop._scorer_base import locomo_category, mean, record
+from umb.interop._scorer_base import locomo_category, mean, record, scores_by_category
 from umb.interop.locomo._spec import CATEGORIES
 
 _PUNCT = set(string.punctuation)
@@ -111,10 +111,7 @@ class LoCoMoF1:
 
     def aggregate(self, records: Sequence[dict[str, Any]]) -> dict[str, Any]:
         """Per-category means, the micro overall (all items) and the micro over categories 1-4."""
-        by_cat: dict[int, list[float]] = defaultdict(list)
-        for r in records:
-            if r["score"] is not None:
-                by_cat[int(r["category"])].append(float(r["score"]))
+        by_cat = scores_by_category(records)
         every = [v for vs in by_cat.values() for v in vs]
         non_adv = [v for c, vs in by_cat.items() if c != 5 for v in vs]
         per_cat = {

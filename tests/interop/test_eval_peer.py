@@ -182,4 +182,4 @@ def test_umb_benchmarks_get_no_native_blocks(umb_bench: Path, tmp_path: Path) ->
     assert group["native"] is None and group["peer"]["overall_micro"] == 1.0
     report = build_report([tmp_path / "f1"], tmp_path / "report-f1")
     html = report.index.read_text()
-    assert "native" in report.sections and "scored by locomo_f1@1: n 5; overall_micro 1.000" in html
+    assert "native" in report.sections and "scored by locomo_f1@2: n 5; overall_micro 1.000" in html

@@ -178,7 +178,7 @@ def test_longmemeval_judge_scores_through_the_judge_model(
     }  # fmt: skip
     assert records["q3"]["parse_status"] == "invalid_json"
     assert records["q1"]["judge_model"] == spec and records["q1"]["answer_profile"] == (
-        "longmemeval@1"
+        "longmemeval@2"
     )
     assert records["q1"]["judge_prompt_hash"] == text_hash(TEMPLATES["standard"])
     assert records["q4"]["judge_prompt_hash"] == text_hash(TEMPLATES["temporal-reasoning"])

@@ -100,7 +100,10 @@ def _record(
         "error": p.failure,
         "context_tokens": None,
         "latency_s": None,
-        "retrieval": None if retrieval is None else scores[retrieval].details,
+        # Only a given ranking has metrics: the results' retrieval block averages over those.
+        "retrieval": None
+        if retrieval is None or p.retrieved is None
+        else scores[retrieval].details,
         "scores": {n: s.to_dict() for n, s in scores.items()},
     }
 

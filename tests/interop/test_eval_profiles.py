@@ -28,7 +28,8 @@ from umb.run._profiles import (
 )
 from umb.run._record import answer_question
 from umb.run._runner import run_eval
-from umb.scoring._peer import PeerScoring, answer_scorer_names, check_scorer
+from umb.scoring._adapters import PeerScoring
+from umb.scoring._peer import answer_scorer_names, check_scorer
 from umb.testing import OpenAIServer
 
 from .conftest import lme_instance

@@ -32,8 +32,9 @@ from umb.run._predictions import PredictionSet, read_predictions
 from umb.run._record import _native_fields
 from umb.run._results import aggregate_run
 from umb.scoring import Score
+from umb.scoring._adapters import build_scorer
 from umb.scoring._judge import Judge
-from umb.scoring._peer import JUDGE_SCORERS, NATIVE_SCORER, PEER_SCORERS, build_scorer
+from umb.scoring._peer import JUDGE_SCORERS, NATIVE_SCORER, PEER_SCORERS
 from umb.scoring._scorer import Prediction, Scorer
 
 MODEL: Final = "predictions"

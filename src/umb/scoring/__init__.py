@@ -6,6 +6,7 @@ one, ``await scorer.score_many(predictions)`` returns a :class:`Score` per
 :class:`Prediction`, and ``scorer.aggregate(scores)`` summarises them its authors' way.
 """
 
+from umb.scoring._adapters import PeerScoring, RetrievalScoring, build_scorer
 from umb.scoring._aggregate import AGGREGATE_VERSION, RECORD_KEYS, aggregate
 from umb.scoring._family import SCORERS, score_parsed, score_replies, score_reply
 from umb.scoring._judge import (
@@ -23,10 +24,7 @@ from umb.scoring._peer import (
     PEER_SCORERS,
     PeerAnswerMetric,
     PeerRetrievalMetric,
-    PeerScoring,
-    RetrievalScoring,
     answer_scorer_names,
-    build_scorer,
     load_peer_scorer,
     retrieval_scorer_names,
 )

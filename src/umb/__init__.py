@@ -6,6 +6,7 @@ The verbs::
     outcome = umb.evaluate(bench="bench", out="run", systems=("rag_bm25",), model="offline")
     umb.import_benchmark("locomo", "locomo10.json", "locomo")
     umb.export_benchmark("bench", "longmemeval", "bench.json")
+    umb.score("locomo", "answers.jsonl", "scored", ["locomo_f1", "mem0_f1"])  # outside answers
 
 and the records they read and write (:class:`Benchmark`, :class:`Question`, …). Everything else
 lives in the subpackages (docs/architecture.md).
@@ -35,6 +36,7 @@ if typing.TYPE_CHECKING:
         generate,
         import_benchmark,
         load_benchmark,
+        score,
     )
     from umb.pipeline._generate import GenerateConfig
     from umb.run import RunConfig, RunOutcome
@@ -45,7 +47,7 @@ _LAZY: dict[str, str] = {
         ("Benchmark", "Dialogue", "Evidence", "Fact", "Question", "Session", "Turn"), "umb.bench"
     ),
     **dict.fromkeys(
-        ("evaluate", "export_benchmark", "generate", "import_benchmark", "load_benchmark"),
+        ("evaluate", "export_benchmark", "generate", "import_benchmark", "load_benchmark", "score"),
         "umb.pipeline._api",
     ),
     "GenerateConfig": "umb.pipeline._generate",
@@ -65,6 +67,7 @@ def __getattr__(name: str) -> typing.Any:
 
 def __dir__() -> list[str]:
     return sorted({*globals(), *_LAZY})
+
 
 __all__ = [
     "Benchmark",
@@ -90,4 +93,5 @@ __all__ = [
     "generate",
     "import_benchmark",
     "load_benchmark",
+    "score",
 ]

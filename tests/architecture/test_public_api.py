@@ -7,7 +7,9 @@ import sys
 
 import umb
 
-VERBS = {"generate", "load_benchmark", "evaluate", "import_benchmark", "export_benchmark"}
+VERBS = {
+    "generate", "load_benchmark", "evaluate", "score", "import_benchmark", "export_benchmark"
+}  # fmt: skip
 RECORDS = {"Benchmark", "Dialogue", "Evidence", "Fact", "Question", "Session", "Turn"}
 CONFIG = {"GenerateConfig", "RunConfig", "RunOutcome"}
 ERRORS = {

@@ -48,10 +48,10 @@ def test_records_carry_scorer_metadata_and_match_the_peer_scorer(
     assert len(records) == CONV26
     f1 = LoCoMoF1()
     for r in records:
-        assert r["score_by"] == "locomo_f1" and r["scorer"] == "locomo_f1@1"
-        assert (r["scorer_name"], r["scorer_version"]) == ("locomo_f1", "1")
+        assert r["score_by"] == "locomo_f1" and r["scorer"] == "locomo_f1@2"
+        assert (r["scorer_name"], r["scorer_version"]) == ("locomo_f1", "2")
         assert r["judge_model"] is None and r["judge_prompt_hash"] is None
-        assert r["answer_profile"] == "locomo@1" and r["parse_status"] == "ok"
+        assert r["answer_profile"] == "locomo@2" and r["parse_status"] == "ok"
         assert r["source"] == "locomo" and r["native_category"] in (1, 2, 3, 4, 5)
         q = questions[r["question_id"]]
         assert r["native_category"] == q.meta["native_category"]
@@ -71,7 +71,7 @@ def test_results_have_native_categories_and_official_overalls(
 ) -> None:
     results = _results(locomo_run)
     assert results["scorer"] == {
-        "name": "locomo_f1", "version": "1", "answer_profiles_version": "1"
+        "name": "locomo_f1", "version": "2", "answer_profiles_version": "2"
     }  # fmt: skip
     (group,) = results["groups"]
     block = group["native"]["locomo"]
@@ -124,7 +124,7 @@ def test_report_shows_native_categories_and_retrieval(locomo_run: Path, tmp_path
     assert report.sections.index("native") == report.sections.index("families") + 1
     html = report.index.read_text()
     assert 'id="native-locomo"' in html and "multi-hop (1)" in html and "adversarial (5)" in html
-    assert "locomo_f1@1" in html and "non-adversarial (micro)" in html
+    assert "locomo_f1@2" in html and "non-adversarial (micro)" in html
     assert 'id="retrieval-locomo_recall"' in html and "recall@25" in html
 
 
@@ -182,4 +182,4 @@ def test_umb_benchmarks_get_no_native_blocks(umb_bench: Path, tmp_path: Path) ->
     assert group["native"] is None and group["peer"]["overall_micro"] == 1.0
     report = build_report([tmp_path / "f1"], tmp_path / "report-f1")
     html = report.index.read_text()
-    assert "native" in report.sections and "scored by locomo_f1@1: n 5; overall_micro 1.000" in html
+    assert "native" in report.sections and "scored by locomo_f1@2: n 5; overall_micro 1.000" in html

@@ -76,7 +76,7 @@ def test_record_fields_and_aggregate() -> None:
     r = recs[0]
     assert (r["scorer"], r["scorer_version"], r["judge_model"], r["prompt_hash"]) == (
         "locomo_f1",
-        "1",
+        "2",
         None,
         None,
     )
@@ -113,6 +113,7 @@ def test_registry_names_and_typos() -> None:
         "locomo_f1",
         "mem0_f1",
         "mem0_bleu1",
+        "mem0_judge",
         "longmemeval_judge",
         "longmemeval_retrieval",
         "locomo_recall",

@@ -44,6 +44,10 @@ COMMANDS: dict[str, tuple[str, str]] = {
         "umb._cli.eval:eval_command",
         "Evaluate memory systems with a model on a benchmark (resumable).",
     ),
+    "score": (
+        "umb._cli.score:score",
+        "Score a predictions file made outside umb, as the peers' authors do.",
+    ),
     "run": (
         "umb._cli.run:run",
         "Quick start: demo benchmark, six systems, offline model, report.",

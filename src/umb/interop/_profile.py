@@ -29,7 +29,8 @@ from umb.bench import Question
 from umb.interop._common import native_answer_text
 from umb.models._api import Message
 
-PROFILE_VERSION: Final = "1"
+PROFILE_VERSION: Final = "2"
+"""2: two-option replies are mapped exactly as LoCoMo's ``get_cat_5_answer`` (1: by a pattern)."""
 
 JSON_ONLY: Final = (
     "Reply with exactly one JSON object and nothing else: no prose before or after it and no "

@@ -1,53 +1,23 @@
-"""What every peer scorer shares: the protocols, the score record and the category lookup."""
+"""What every peer scorer shares: the shapes of its classes, its record and the category lookup.
+
+Every peer metric is used through :class:`umb.scoring.Scorer` (adapters in
+:mod:`umb.scoring._peer`); the classes here keep the peers' own record shape.
+"""
 
 from __future__ import annotations
 
+from collections import defaultdict
 from collections.abc import Sequence
-from typing import Any, Protocol, runtime_checkable
+from typing import Any
 
 from umb.bench._records import Question
 from umb.interop.locomo._spec import CATEGORIES, FAMILY_TO_CATEGORY
+from umb.scoring._peer import PeerAnswerMetric, PeerRetrievalMetric
 
-
-@runtime_checkable
-class AnswerScorer(Protocol):
-    """Scores one prediction against one question's gold, the peer's way."""
-
-    name: str
-    version: str
-    higher_is_better: bool
-
-    def score(self, question: Question, prediction_text: str) -> dict[str, Any]:
-        """One score record (see :func:`record`)."""
-        ...
-
-    def score_many(
-        self, questions: Sequence[Question], predictions: Sequence[str]
-    ) -> list[dict[str, Any]]:
-        """One record per (question, prediction) pair, in order."""
-        ...
-
-    def aggregate(self, records: Sequence[dict[str, Any]]) -> dict[str, Any]:
-        """The peer's summary numbers over a whole set of records."""
-        ...
-
-
-@runtime_checkable
-class RetrievalScorer(Protocol):
-    """Scores one ranked list of retrieved ids against a question's evidence."""
-
-    name: str
-    version: str
-
-    def score_ranking(
-        self, question: Question, ranked_ids: Sequence[str], **options: Any
-    ) -> dict[str, Any]:
-        """One record of metrics at each cut-off."""
-        ...
-
-    def aggregate(self, records: Sequence[dict[str, Any]]) -> dict[str, Any]:
-        """Means over the records that were not skipped."""
-        ...
+AnswerScorer = PeerAnswerMetric
+"""The shape of a peer's answer metric class (:class:`umb.scoring.PeerAnswerMetric`)."""
+RetrievalScorer = PeerRetrievalMetric
+"""The shape of a peer's retrieval metric class (:class:`umb.scoring.PeerRetrievalMetric`)."""
 
 
 def record(
@@ -90,3 +60,12 @@ def locomo_category(question: Question) -> int:
 def mean(values: Sequence[float]) -> float | None:
     """Arithmetic mean; None for no values."""
     return sum(values) / len(values) if values else None
+
+
+def scores_by_category(records: Sequence[dict[str, Any]]) -> dict[int, list[float]]:
+    """The scored values of ``records`` per native ``category``, in record order."""
+    out: dict[int, list[float]] = defaultdict(list)
+    for r in records:
+        if r["score"] is not None:
+            out[int(r["category"])].append(float(r["score"]))
+    return out

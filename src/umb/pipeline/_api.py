@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -11,7 +12,8 @@ from umb.bench import Benchmark
 from umb.pipeline._evaluate import evaluate as evaluate_config
 from umb.pipeline._generate import GenerateConfig, resolve_config
 from umb.pipeline._generate import generate as generate_config
-from umb.run import RunConfig, RunOutcome
+from umb.report import build_report
+from umb.run import JudgeTemplates, RunConfig, RunOutcome, ScoreOutcome, score_predictions
 
 
 def generate(
@@ -67,6 +69,54 @@ def evaluate(
     elif options:
         config = replace(config, **options)
     return evaluate_config(config, progress=progress)
+
+
+def score(
+    bench: str | Path,
+    predictions: str | Path,
+    out: str | Path,
+    scorers: Sequence[str] = ("umb",),
+    *,
+    system: str | None = None,
+    judge: str | None = None,
+    judge_template: str | Path | None = None,
+    judge_template_from: str | Path | None = None,
+    report: bool = True,
+) -> ScoreOutcome:
+    """Score a file of predictions made outside umb, exactly as each scorer's authors do.
+
+    Args:
+        bench: The benchmark directory the predictions answer (``umb generate``/``import``).
+        predictions: JSONL, one ``{"question_id", "answer", "retrieved"?}`` a line; ids are
+            umb's or the peer's native ones (docs/interop.md, Scoring outside predictions).
+        out: The run directory to write: ``header.json``, ``records.jsonl``, ``results.json``.
+        scorers: ``umb`` and/or peer scorers (``locomo_f1``, ``mem0_f1``, ``locomo_recall``…).
+        system: The name the results give the predictions (default: the file's stem).
+        judge: Judge model spec, for judge scorers (``longmemeval_judge``, ``mem0_judge``).
+        judge_template: A judge template file (docs/interop.md); default: umb's wording.
+        judge_template_from: Your LongMemEval checkout: its ``get_anscheck_prompt`` is called.
+        report: Also write the HTML report to ``out/report``.
+
+    Example:
+        >>> outcome = score("locomo", "answers.jsonl", "scored", ["locomo_f1"])  # doctest: +SKIP
+        >>> outcome.results["groups"][0]["scores"]["locomo_f1"]["overall_micro"]  # doctest: +SKIP
+    """
+    templates = JudgeTemplates(
+        Path(judge_template) if judge_template else None,
+        Path(judge_template_from) if judge_template_from else None,
+    )
+    outcome = score_predictions(
+        Path(bench),
+        Path(predictions),
+        Path(out),
+        tuple(scorers),
+        system=system,
+        judge=judge,
+        templates=templates,
+    )
+    if report:
+        build_report([outcome.run_dir], outcome.run_dir / "report")
+    return outcome
 
 
 def import_benchmark(fmt: str, path: str | Path, out: str | Path) -> Benchmark:

@@ -13,6 +13,7 @@ from umb.run._prompts import (
     prompt_sha256,
 )
 from umb.run._runner import RunOutcome, arun_eval, run_eval
+from umb.run._score import JudgeTemplates, ScoreOutcome, score_predictions
 from umb.run._traces import trace_path, trace_paths
 
 __all__ = [
@@ -20,8 +21,10 @@ __all__ = [
     "PROMPT_VERSION",
     "SYSTEM_POLICY",
     "FamilyInstruction",
+    "JudgeTemplates",
     "RunConfig",
     "RunOutcome",
+    "ScoreOutcome",
     "arun_eval",
     "build_messages",
     "build_request",
@@ -29,6 +32,7 @@ __all__ = [
     "prompt_sha256",
     "read_records",
     "run_eval",
+    "score_predictions",
     "trace_path",
     "trace_paths",
 ]

@@ -11,12 +11,14 @@ from umb.models._api import GenerateResult, ModelAPI
 from umb.run._profiles import PROFILE_VERSION, build_profile_request, profile_for
 from umb.run._prompts import build_request, prompt_sha256
 from umb.run._traces import answer_op, record_answer, record_score, score_op
+from umb.scoring._adapters import PeerScoring
 from umb.scoring._family import score_replies
 from umb.scoring._judge import Judge
 from umb.scoring._parsing import Policy, parse_answer
-from umb.scoring._peer import NATIVE_SCORER, PeerScoring
+from umb.scoring._peer import NATIVE_SCORER
 from umb.scoring._record import Score, get_scorer
 from umb.scoring._retrieval import retrieval_record
+from umb.scoring._scorer import Prediction
 
 MAX_SOURCE_TURN_IDS: Final = 500
 """Records list at most this many source turn ids (``null`` beyond it, with the count kept)."""
@@ -62,7 +64,6 @@ async def answer_question(
             question, context.text, include_gold=include_gold, max_tokens=max_tokens
         )
     else:
-
         request = build_profile_request(
             question, context.text, include_gold=include_gold, max_tokens=max_tokens
         )
@@ -136,8 +137,8 @@ async def _score_peer(
         details = peer.failed(question, status)
         return {**base, **_peer_fields(answer, status, parsed.invalid_json, missing, details, peer)}
     prediction = profile.prediction(question, answer)
-    details = await peer.score(question, prediction)
-    fields = _peer_fields(answer, status, False, (), details, peer)
+    (score,) = await peer.score_many([Prediction(question, prediction)])
+    fields = _peer_fields(answer, status, False, (), score.details, peer)
     return {**base, "prediction": prediction, **fields}
 
 

@@ -33,8 +33,9 @@ from umb.run._log import HEADER, INVOCATIONS, RECORDS, RecordLog, append_line, r
 from umb.run._record import answer_question
 from umb.run._results import write_results
 from umb.run._traces import RunTracers, record_retrieval
+from umb.scoring._adapters import PeerScoring
 from umb.scoring._judge import Judge
-from umb.scoring._peer import NATIVE_SCORER, PeerScoring
+from umb.scoring._peer import NATIVE_SCORER
 
 # Contexts retrieved but not yet answered, per unit of concurrency: enough to keep the model busy
 # while a dialogue ingests, few enough that long contexts do not pile up in memory.

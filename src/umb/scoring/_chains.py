@@ -1,10 +1,15 @@
 """Rule scorers for the list families: MSR (causal chains) and ES (turning points).
 
 A gold step is recalled when any of its distinctive keys (``meta.step_keys`` /
-``meta.point_keys``) appears, as whole normalised tokens, in a predicted step. Order counts: the
-score uses the longest run of gold steps found in the same order as predicted (a longest common
-subsequence). All steps in order -> 1, at least half -> 0.5, fewer -> 0. Only the first
-``max(6, number of gold steps)`` predicted items are read, so listing everything earns nothing.
+``meta.point_keys``) appears, as whole normalised tokens, in a predicted step. Order counts:
+ordered recall is the longest run of gold steps found in the same order as predicted (a longest
+common subsequence) over the number of gold steps. Precision is the share of predicted items
+that match some gold step, so listing every event of the period costs what it adds.
+
+Version 2: every step in order with precision at least :data:`FULL_PRECISION` -> 1; at least
+half the steps in order with precision at least :data:`HALF_PRECISION` -> 0.5; else 0. (Version
+1 read only the first ``max(6, gold steps)`` items and ignored precision, so listing a year's
+six events scored 1.)
 """
 
 from __future__ import annotations
@@ -17,8 +22,11 @@ from umb.bench import Question
 from umb.scoring._normalise import as_text_list, normalise_tokens
 from umb.scoring._record import rule_scorer
 
-#: Predicted steps or turning points beyond ``max(MAX_LISTED, gold length)`` are not read.
-MAX_LISTED: Final = 6
+#: Precision needed for full credit: at most one predicted item in five may match no gold step.
+FULL_PRECISION: Final = 0.8
+#: Precision needed for half credit: at least half the predicted items match a gold step.
+HALF_PRECISION: Final = 0.5
+VERSION: Final = "2"
 
 
 def _key_position(step: tuple[str, ...], key: tuple[str, ...]) -> int:
@@ -40,8 +48,11 @@ def _distinctive(keys: list[list[tuple[str, ...]]]) -> list[list[tuple[str, ...]
     return [[k for k in ks if owners[k] == 1] or ks for ks in keys]
 
 
-def _hit_sequence(gold_keys: Sequence[Sequence[str]], predicted: Sequence[str]) -> list[int]:
-    """The gold step indices found in the prediction, in predicted order.
+def _hit_sequence(
+    gold_keys: Sequence[Sequence[str]], predicted: Sequence[str]
+) -> tuple[list[int], int]:
+    """The gold step indices found in the prediction, in predicted order, and how many
+    predicted items matched at least one gold step.
 
     A predicted step that merges two gold steps contributes both, ordered by where their keys
     appear in it, so "lost the job, then moved to Lisbon" can cover two steps. A key listed for
@@ -50,6 +61,7 @@ def _hit_sequence(gold_keys: Sequence[Sequence[str]], predicted: Sequence[str]) 
     """
     keys = _distinctive([[normalise_tokens(k) for k in ks] for ks in gold_keys])
     sequence: list[int] = []
+    matched = 0
     for text in predicted:
         tokens = normalise_tokens(text)
         hits: list[tuple[int, int]] = []
@@ -58,7 +70,8 @@ def _hit_sequence(gold_keys: Sequence[Sequence[str]], predicted: Sequence[str]) 
             if positions:
                 hits.append((min(positions), g))
         sequence += [g for _, g in sorted(hits)]
-    return sequence
+        matched += bool(hits)
+    return sequence, matched
 
 
 def _longest_increasing(sequence: Sequence[int]) -> int:
@@ -77,10 +90,10 @@ def _longest_increasing(sequence: Sequence[int]) -> int:
     return len(tails)
 
 
-def _three_level(in_order: int, total: int) -> float:
-    if in_order == total:
+def _three_level(in_order: int, total: int, precision: float) -> float:
+    if in_order == total and precision >= FULL_PRECISION:
         return 1.0
-    return 0.5 if 2 * in_order >= total else 0.0
+    return 0.5 if 2 * in_order >= total and precision >= HALF_PRECISION else 0.0
 
 
 def _ordered_recall(
@@ -89,21 +102,24 @@ def _ordered_recall(
     total = len(gold_keys)
     if total == 0:
         return None, {"reason": "gold has no steps"}
-    # Recall alone would reward listing every event in the history; only the first few count.
-    limit = max(MAX_LISTED, total)
-    sequence = _hit_sequence(gold_keys, predicted[:limit])
+    items = [p for p in predicted if p.strip()]
+    sequence, matched = _hit_sequence(gold_keys, items)
     in_order = _longest_increasing(sequence)
     found = sorted(set(sequence))
+    # No items is no answer: precision 0, so it cannot pass either threshold.
+    precision = matched / len(items) if items else 0.0
     details = {
         "steps": total,
-        "predicted": len(predicted),
-        "ignored": max(0, len(predicted) - limit),
+        "predicted": len(items),
+        "matched_items": matched,
+        "unmatched_items": len(items) - matched,
         "found": found,
         "found_in_order": in_order,
         "recall": len(found) / total,
         "ordered_recall": in_order / total,
+        "precision": precision,
     }
-    return _three_level(in_order, total), details
+    return _three_level(in_order, total, precision), details
 
 
 def _keys(question: Question, meta_key: str, gold_list: str) -> tuple[list[list[str]], bool]:
@@ -114,17 +130,17 @@ def _keys(question: Question, meta_key: str, gold_list: str) -> tuple[list[list[
     return [[s] for s in as_text_list(question.gold.get(gold_list))], False
 
 
-@rule_scorer("MSR", name="msr_chain_recall", version="1")
+@rule_scorer("MSR", name="msr_chain_recall", version=VERSION)
 def score_msr(question: Question, answer: dict[str, Any]) -> tuple[float | None, dict[str, Any]]:
-    """Ordered recall of the gold chain's steps in ``event_chain``."""
+    """Ordered recall and precision of ``event_chain`` against the gold chain's steps."""
     keys, from_meta = _keys(question, "step_keys", "event_chain")
     value, details = _ordered_recall(keys, as_text_list(answer.get("event_chain")))
     return value, {**details, "keys_from_meta": from_meta}
 
 
-@rule_scorer("ES", name="es_point_recall", version="1")
+@rule_scorer("ES", name="es_point_recall", version=VERSION)
 def score_es(question: Question, answer: dict[str, Any]) -> tuple[float | None, dict[str, Any]]:
-    """Ordered recall of the gold turning points in ``key_turning_points``."""
+    """Ordered recall and precision of ``key_turning_points`` against the gold points."""
     keys, from_meta = _keys(question, "point_keys", "key_turning_points")
     value, details = _ordered_recall(keys, as_text_list(answer.get("key_turning_points")))
     return value, {**details, "keys_from_meta": from_meta}

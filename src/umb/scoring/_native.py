@@ -19,7 +19,7 @@ import numpy as np
 
 from umb._peer import PEERS
 from umb.scoring._aggregate import _bootstrap_means, _ci
-from umb.scoring._peer import NATIVE_SCORER, build_peer_scorer
+from umb.scoring._peer import NATIVE_SCORER, answer_scorer_names, build_peer_scorer
 from umb.scoring._retrieval import aggregate_retrieval
 
 NATIVE_VERSION: Final = "1"
@@ -104,8 +104,8 @@ def peer_aggregate(
 ) -> dict[str, Any] | None:
     """The peer scorer's own summary of its records (``score_details``), or None for ``umb``."""
     name = str(scorer.get("name") or NATIVE_SCORER)
-    if name == NATIVE_SCORER:
-        return None
+    if name not in answer_scorer_names()[1:]:
+        return None  # umb's rules, or a retrieval metric (summarised under ``retrieval``)
     details = [
         r["score_details"]
         for r in records

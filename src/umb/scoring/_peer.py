@@ -9,7 +9,7 @@ of an imported benchmark whatever the scorer (:mod:`umb.scoring._retrieval`).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, Final
+from typing import Any, Final, Protocol, runtime_checkable
 
 from umb._errors import ConfigError
 from umb._peer import PEERS
@@ -18,8 +18,55 @@ from umb.bench import Question
 from umb.models._api import GenerateRequest, GenerateResult, ModelAPI
 
 NATIVE_SCORER: Final = "umb"
-JUDGE_SCORERS: Final = frozenset({"longmemeval_judge"})
+JUDGE_SCORERS: Final = frozenset({"longmemeval_judge", "mem0_judge"})
 """Peer scorers that grade with the ``--judge`` model."""
+
+
+@runtime_checkable
+class PeerAnswerMetric(Protocol):
+    """A peer's answer metric class: one record (a dict) per prediction, the peer's way.
+
+    Judges add ``async score_batch(questions, predictions)`` and ``failed_record(question)``.
+    """
+
+    name: str
+    version: str
+    higher_is_better: bool
+
+    def score(self, question: Question, prediction_text: str) -> dict[str, Any]:
+        """One record: ``scorer``, ``scorer_version``, ``score``, ``skipped``, details."""
+        ...
+
+    def score_many(
+        self, questions: Sequence[Question], predictions: Sequence[str]
+    ) -> list[dict[str, Any]]:
+        """One record per (question, prediction) pair, in order."""
+        ...
+
+    def aggregate(self, records: Sequence[dict[str, Any]]) -> dict[str, Any]:
+        """The peer's summary numbers over a whole set of records."""
+        ...
+
+
+@runtime_checkable
+class PeerRetrievalMetric(Protocol):
+    """A peer's retrieval metric class: one record per ranked list of retrieved ids."""
+
+    name: str
+    version: str
+
+    def score_ranking(
+        self, question: Question, ranked_ids: Sequence[str], **options: Any
+    ) -> dict[str, Any]:
+        """One record of metrics at each cut-off."""
+        ...
+
+    def aggregate(self, records: Sequence[dict[str, Any]]) -> dict[str, Any]:
+        """Means over the records that were not skipped."""
+        ...
+
+
+PeerMetric = PeerAnswerMetric | PeerRetrievalMetric
 
 
 def _fill_from_peers(registry: Registry[type]) -> None:
@@ -41,13 +88,29 @@ PEER_SCORERS: Registry[type] = Registry(
 """Scorer name -> class, from every peer's ``scorers`` (imported on first use)."""
 
 
-def load_peer_scorer(name: str, **kwargs: Any) -> Any:
-    """Build the registered peer scorer ``name`` (kwargs go to its constructor).
+def load_peer_scorer(name: str, **kwargs: Any) -> PeerMetric:
+    """Build the registered peer metric ``name`` (kwargs go to its constructor).
 
     Raises:
         ConfigError: For an unknown name, suggesting the closest registered one.
     """
-    return PEER_SCORERS.get_or_raise(name)(**kwargs)
+    metric = PEER_SCORERS.get_or_raise(name)(**kwargs)
+    if not isinstance(metric, PeerAnswerMetric | PeerRetrievalMetric):
+        raise TypeError(f"peer scorer {name!r} has neither score nor score_ranking: {metric!r}")
+    return metric
+
+
+def load_retrieval_metric(name: str) -> PeerRetrievalMetric:
+    """The registered peer retrieval metric ``name``."""
+    metric = load_peer_scorer(name)
+    if not isinstance(metric, PeerRetrievalMetric):
+        raise ConfigError(f"{name} is an answer scorer, not a retrieval metric")
+    return metric
+
+
+def retrieval_scorer_names() -> tuple[str, ...]:
+    """The registered peer retrieval metrics."""
+    return tuple(n for n, cls in PEER_SCORERS.items() if hasattr(cls, "score_ranking"))
 
 
 def answer_scorer_names() -> tuple[str, ...]:
@@ -90,52 +153,25 @@ class _SpecOnly:
         raise ConfigError("this judge stand-in only names the model; it cannot be asked")
 
 
-def build_peer_scorer(name: str, judge: ModelAPI | str | None = None) -> Any:
-    """An instance of the peer answer scorer ``name``; judge scorers get ``judge``.
+def build_peer_scorer(
+    name: str, judge: ModelAPI | str | None = None, templates: object | None = None
+) -> PeerAnswerMetric:
+    """An instance of the peer answer metric ``name``; judge scorers get ``judge``.
 
-    ``judge`` may be a model spec string when the scorer is only needed for ``aggregate``.
+    ``judge`` may be a model spec string when the scorer is only needed for ``aggregate``;
+    ``templates`` is a judge's prompt set from the user (``umb.interop._judge_templates``).
     """
     cls = PEER_SCORERS.get_or_raise(name)
     if name in JUDGE_SCORERS:
         if judge is None:
             raise ConfigError(f"--scorer {name} grades with a judge model: give --judge")
-        return cls(_SpecOnly(judge) if isinstance(judge, str) else judge)
-    return cls()
-
-
-class PeerScoring:
-    """A peer answer scorer as the runner uses it: one prediction at a time, async.
-
-    Args:
-        name: A peer answer scorer (see :func:`answer_scorer_names`).
-        judge: The judge model, for judge scorers.
-    """
-
-    def __init__(self, name: str, judge: ModelAPI | None = None) -> None:
-        self.name = name
-        self.scorer = build_peer_scorer(name, judge)
-        self.version = str(self.scorer.version)
-
-    async def score(self, question: Question, prediction: str) -> dict[str, Any]:
-        """The peer's score record of one prediction."""
-        if hasattr(self.scorer, "score_batch"):
-            (record,) = await self.scorer.score_batch([question], [prediction])
-            return dict(record)
-        return dict(self.scorer.score(question, prediction))
-
-    def failed(self, question: Question, reason: str) -> dict[str, Any]:
-        """The record of a reply that gave no answer (invalid JSON, failed call): 0, as in umb.
-
-        Items the peer never scores (Mem0's category 5) stay skipped; a judge is not asked.
-        """
-        if hasattr(self.scorer, "failed_record"):
-            out = dict(self.scorer.failed_record(question))
-        else:
-            out = dict(self.scorer.score(question, ""))
-            if out.get("score") is not None:
-                out["score"] = 0.0
-        out["reason"] = reason
-        return out
+        model = _SpecOnly(judge) if isinstance(judge, str) else judge
+        metric = cls(model, templates) if templates is not None else cls(model)
+    else:
+        metric = cls()
+    if not isinstance(metric, PeerAnswerMetric):
+        raise ConfigError(f"{name} is a retrieval metric, not an answer scorer")
+    return metric
 
 
 def peer_scorer_header(name: str) -> dict[str, Any]:

@@ -17,10 +17,11 @@ RuleFn = Callable[[Question, dict[str, Any]], tuple[float | None, dict[str, Any]
 
 @dataclass(frozen=True, slots=True)
 class Score:
-    """The score of one answer.
+    """The score of one prediction, from any scorer (rule, judge, peer metric).
 
-    ``value`` is 0, 0.5 or 1, or ``None`` when the item could not be scored (for example a
-    judge failure); unscored items are counted, never averaged in as zeros.
+    ``value`` is in [0, 1] (umb's rules give 0, 0.5 or 1), or ``None`` when the item could not
+    be scored (a judge failure) or is skipped by design; unscored items are counted, never
+    averaged in as zeros. A peer metric's own record is ``details``.
     """
 
     value: float | None
@@ -33,6 +34,11 @@ class Score:
     def scored(self) -> bool:
         """Whether the item has a value."""
         return self.value is not None
+
+    @property
+    def skipped(self) -> bool:
+        """Whether the scorer leaves the item out by design (Mem0's category 5, say)."""
+        return bool(self.details.get("skipped"))
 
     def to_dict(self) -> dict[str, Any]:
         """A JSON-serialisable view for run records."""

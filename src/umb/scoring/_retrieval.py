@@ -22,7 +22,7 @@ from typing import Any
 from umb._peer import PEERS
 from umb._registry import load_target
 from umb.bench import Question
-from umb.scoring._peer import load_peer_scorer
+from umb.scoring._peer import load_retrieval_metric
 
 Ranking = Sequence[tuple[str, Sequence[str]]]
 """Retrieved units best first: (unit id, the turn ids it holds)."""
@@ -66,7 +66,7 @@ def aggregate_retrieval(records: Sequence[dict[str, Any]]) -> dict[str, Any] | N
         return None
     out: dict[str, Any] = {}
     for name, blocks in sorted(by_scorer.items()):
-        summary = load_peer_scorer(name).aggregate(blocks)
+        summary = load_retrieval_metric(name).aggregate(blocks)
         summary["unit"] = blocks[0].get("unit")
         out[name] = summary
     return out

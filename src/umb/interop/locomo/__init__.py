@@ -18,6 +18,7 @@ PEER = Peer(
         "locomo_recall": "umb.interop.locomo._scorers:LoCoMoRecall",
         "mem0_f1": "umb.interop.locomo._mem0_scorers:Mem0SetF1",
         "mem0_bleu1": "umb.interop.locomo._mem0_scorers:Mem0Bleu1",
+        "mem0_judge": "umb.interop.locomo._mem0_judge:Mem0Judge",
     },
 )
 

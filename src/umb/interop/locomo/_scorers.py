@@ -5,24 +5,28 @@ punctuation, blank out the words a/an/the/and, collapse spaces), Porter-stem, mu
 F1. Category 1 splits prediction and gold on commas and averages, over gold parts, the best F1
 against any prediction part; category 3 cuts the gold at its first ``;``; category 5 scores 1
 iff the lower-cased prediction contains ``no information available`` or ``not mentioned``.
+
+The article pattern runs on the third-party ``regex`` module, as the authors' does: its ``\b``
+treats combining marks and superscripts as word characters where ``re`` does not ("the² dog").
 """
 
 from __future__ import annotations
 
-import re
 import string
 from collections import Counter, defaultdict
 from collections.abc import Callable, Sequence
 from functools import lru_cache
 from typing import Any
 
+import regex
+
 from umb.bench._records import Question
 from umb.interop._common import native_answer_text
-from umb.interop._scorer_base import locomo_category, mean, record
+from umb.interop._scorer_base import locomo_category, mean, record, scores_by_category
 from umb.interop.locomo._spec import CATEGORIES
 
 _PUNCT = set(string.punctuation)
-_ARTICLES = re.compile(r"\b(a|an|the|and)\b")
+_ARTICLES = regex.compile(r"\b(a|an|the|and)\b")
 ADVERSARIAL_KEYS = ("no information available", "not mentioned")
 
 
@@ -81,7 +85,8 @@ class LoCoMoF1:
     """LoCoMo's official QA score; aggregates like its stats (micro over all categories)."""
 
     name = "locomo_f1"
-    version = "1"
+    version = "2"
+    """2: the article pattern uses the ``regex`` module as the authors' code does (1: ``re``)."""
     higher_is_better = True
 
     def score(self, question: Question, prediction_text: str) -> dict[str, Any]:
@@ -106,10 +111,7 @@ class LoCoMoF1:
 
     def aggregate(self, records: Sequence[dict[str, Any]]) -> dict[str, Any]:
         """Per-category means, the micro overall (all items) and the micro over categories 1-4."""
-        by_cat: dict[int, list[float]] = defaultdict(list)
-        for r in records:
-            if r["score"] is not None:
-                by_cat[int(r["category"])].append(float(r["score"]))
+        by_cat = scores_by_category(records)
         every = [v for vs in by_cat.values() for v in vs]
         non_adv = [v for c, vs in by_cat.items() if c != 5 for v in vs]
         per_cat = {
@@ -135,11 +137,14 @@ class LoCoMoRecall:
     ``native`` evidence (default) is the raw list as released, as the official code reads it
     (a malformed entry such as ``"D8:6; D9:17"`` never matches); ``repaired`` uses the
     importer's resolved turn ids. Ids starting with ``S`` are session summaries and match at
-    session level. A question without evidence scores 1, as in the official code.
+    session level. A question without evidence scores 1 per item, as ``eval_question_answering``
+    records it, but adds 0 to the averages, as the authors' ``analyze_acc`` (rag mode) sums
+    recall only over questions with evidence and divides by every question.
     """
 
     name = "locomo_recall"
-    version = "1"
+    version = "2"
+    """2: questions without evidence count 0 in the averages (1: they counted 1)."""
 
     def score_ranking(
         self,
@@ -159,17 +164,32 @@ class LoCoMoRecall:
             metrics["recall"],
             evidence_mode=evidence,
             category=locomo_category(question),
+            has_evidence=bool(gold),
         )
         out.update(metrics)
         return out
 
     def aggregate(self, records: Sequence[dict[str, Any]]) -> dict[str, Any]:
+        """Means over every record, per category and overall; no evidence adds 0 (see above)."""
         keys = [k for k in (records[0] if records else {}) if k.startswith("recall")]
+
+        def summed(rows: Sequence[dict[str, Any]], key: str) -> float | None:
+            values = [float(r[key]) if r.get("has_evidence", True) else 0.0 for r in rows]
+            return mean(values)
+
+        by_cat: dict[int, list[dict[str, Any]]] = defaultdict(list)
+        for r in records:
+            by_cat[int(r.get("category") or 0)].append(r)
         return {
             "scorer": self.name,
             "scorer_version": self.version,
             "n": len(records),
-            **{k: mean([float(r[k]) for r in records]) for k in keys},
+            "n_without_evidence": sum(1 for r in records if not r.get("has_evidence", True)),
+            **{k: summed(records, k) for k in keys},
+            "per_category": {
+                str(c): {"n": len(rows), **{k: summed(rows, k) for k in keys}}
+                for c, rows in sorted(by_cat.items())
+            },
         }
 
     @staticmethod

@@ -1,4 +1,7 @@
-"""LongMemEval's yes/no judge, one rule per question type (our own prompt wording).
+"""LongMemEval's yes/no judge, one rule per question type (umb's own wording by default).
+
+The authors' exact prompts come from the user: a template file or their own checkout
+(:mod:`umb.interop._judge_templates`); records and the summary name the set that was used.
 
 The decisions follow ``src/evaluation/evaluate_qa.py`` (specs/peer-benchmarks.md §3.4): one
 user message, temperature 0, at most 10 tokens, label = the lower-cased reply contains
@@ -16,6 +19,7 @@ from typing import Any, Final
 from umb._errors import ConfigError
 from umb.bench._records import Question
 from umb.interop._common import native_answer_text, text_hash
+from umb.interop._judge_templates import TemplateSet, builtin
 from umb.interop._scorer_base import mean, record
 from umb.interop.longmemeval._export import FAMILY_TO_TYPE
 from umb.interop.longmemeval._instance import LME_TYPES, is_abstention_id
@@ -63,7 +67,11 @@ TEMPLATES: Final[dict[str, str]] = {
         "the question as unanswerable? Reply yes or no only."
     ),
 }
-PROMPT_SET_HASH: Final = text_hash("\x00".join(f"{k}={v}" for k, v in sorted(TEMPLATES.items())))
+BUILTIN: Final = builtin(TEMPLATES)
+PROMPT_SET_HASH: Final = BUILTIN.sha256
+TEMPLATE_KEYS: Final = tuple(TEMPLATES)
+TEMPLATE_FIELDS: Final = ("question", "answer", "response", "question_type")
+"""The fields a user's template may use."""
 _DEFAULT_ABS_EXPLANATION = "The conversation history does not contain this information."
 
 
@@ -88,7 +96,7 @@ def template_key(q: Question) -> str:
     return qtype if qtype in TEMPLATES else "standard"
 
 
-def build_prompt(q: Question, prediction: str) -> str:
+def build_prompt(q: Question, prediction: str, templates: TemplateSet = BUILTIN) -> str:
     """The filled judge prompt for one question and response."""
     key = template_key(q)
     answer = native_answer_text(q)
@@ -97,9 +105,8 @@ def build_prompt(q: Question, prediction: str) -> str:
     label = {"abstention": "Explanation", "single-session-preference": "Rubric"}.get(
         key, "Correct answer"
     )
-    return TEMPLATES[key].format(
-        question=q.query, gold_label=label, answer=answer, response=prediction
-    )
+    fields = {"question": q.query, "answer": answer, "response": prediction}
+    return templates.render(key, {**fields, "gold_label": label, "question_type": question_type(q)})
 
 
 class LongMemEvalJudge:
@@ -108,12 +115,15 @@ class LongMemEvalJudge:
     name = "longmemeval_judge"
     version = "1"
     higher_is_better = True
+    template_keys: Final = TEMPLATE_KEYS
+    template_fields: Final = TEMPLATE_FIELDS
 
     header_fields: Final = {"judge_prompt_set_hash": PROMPT_SET_HASH}
     """What a run's header pins about this scorer besides name and version."""
 
-    def __init__(self, judge: ModelAPI) -> None:
+    def __init__(self, judge: ModelAPI, templates: TemplateSet | None = None) -> None:
         self.judge = judge
+        self.templates = templates or BUILTIN
 
     def failed_record(self, question: Question) -> dict[str, Any]:
         """The record of a reply that gave no answer: 0, and the judge is not asked."""
@@ -134,7 +144,7 @@ class LongMemEvalJudge:
         pairs = list(zip(questions, predictions, strict=True))
         requests = [
             GenerateRequest(
-                messages=(Message("user", build_prompt(q, str(p))),),
+                messages=(Message("user", build_prompt(q, str(p), self.templates)),),
                 max_tokens=10,
                 temperature=0.0,
                 json_mode=False,
@@ -159,8 +169,11 @@ class LongMemEvalJudge:
                     q,
                     None if label is None else float(label),
                     judge_model=self.judge.spec,
-                    prompt_hash=text_hash(TEMPLATES[key]),
-                    prompt_set_hash=PROMPT_SET_HASH,
+                    prompt_hash=text_hash(TEMPLATES[key])
+                    if self.templates is BUILTIN
+                    else self.templates.sha256,
+                    prompt_set_hash=self.templates.sha256,
+                    template_set=self.templates.name,
                     template=key,
                     question_type=question_type(q),
                     abstention=is_abstention(q),
@@ -206,7 +219,12 @@ class LongMemEvalJudge:
             "scorer_version": self.version,
             "judge_model": self.judge.spec,
             "judge_is_reference": self.judge.spec.split("/")[-1] == REFERENCE_JUDGE,
-            "prompt_set_hash": PROMPT_SET_HASH,
+            "prompt_set_hash": next(
+                (r["prompt_set_hash"] for r in records if r.get("prompt_set_hash")), PROMPT_SET_HASH
+            ),
+            "template_set": next(
+                (r["template_set"] for r in records if r.get("template_set")), "umb"
+            ),
             "per_type": {t: {"n": len(by_type[t]), "accuracy": m} for t, m in type_means.items()},
             "task_averaged_accuracy": mean([m for m in type_means.values() if m is not None]),
             "overall_accuracy": mean(every),

@@ -3,8 +3,9 @@
 Semantics of ``src/retrieval/eval_utils.py`` (specs/peer-benchmarks.md §3.5): binary relevance;
 DCG = rel_1 + sum_{i>=2} rel_i / log2(i); the ideal DCG sorts the relevance of every corpus
 item. Turn rankings are also projected to sessions: each turn id becomes its session id and k
-widens until the top k rows cover k distinct sessions. Abstention questions and questions
-without gold are skipped.
+widens until the top k rows cover k distinct sessions; the non-evidence turns of an evidence
+session become a session of their own, never gold (the authors' ``noans`` renaming).
+Abstention questions and questions without gold are skipped.
 
 Gold: for imported LongMemEval questions, the native rule (user turns marked ``has_answer`` in
 sessions whose id carries ``answer``), stored at import in ``meta.retrieval_gold``; for other
@@ -17,7 +18,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Sequence
-from typing import Any, Literal
+from typing import Any, Final, Literal
 
 from umb.bench._records import Question
 from umb.interop._scorer_base import mean, record
@@ -67,7 +68,11 @@ class LongMemEvalRetrieval:
     """Turn- or session-level retrieval metrics with LongMemEval's definitions."""
 
     name = "longmemeval_retrieval"
-    version = "1"
+    version = "2"
+    """2: turn2session projects an evidence session's non-evidence turns apart, as the authors'
+    ``run_retrieval`` does (1: to the evidence session)."""
+    levels: Final = ("turn", "session")
+    """The units a ranking may name."""
 
     def gold(self, question: Question, level: Level) -> list[str]:
         """The gold ids of ``question`` at ``level``."""
@@ -132,9 +137,18 @@ class LongMemEvalRetrieval:
         ks: Sequence[int],
         project: Callable[[str], str],
     ) -> dict[str, float]:
-        ranked_s = [project(r) for r in ranked]
-        corpus_s = [project(c) for c in corpus]
+        gold_turns = set(gold)
         gold_s = list(dict.fromkeys(project(g) for g in gold))
+        evidence_sessions = set(gold_s)
+
+        def session(tid: str) -> str:
+            # The authors' run_retrieval renames the other turns of an evidence session
+            # (``answer`` -> ``noans``), so they project to a session that is never gold.
+            sid = project(tid)
+            return sid if tid in gold_turns or sid not in evidence_sessions else f"{sid}#noans"
+
+        ranked_s = [session(r) for r in ranked]
+        corpus_s = [session(c) for c in corpus]
         out: dict[str, float] = {}
         for k in ks:
             eff = k

@@ -32,7 +32,7 @@ from umb.run._config import RunConfig, build_header, check_header
 from umb.run._log import HEADER, INVOCATIONS, RECORDS, RecordLog, append_line, run_lock
 from umb.run._record import answer_question
 from umb.run._results import write_results
-from umb.run._traces import RunTracers, record_retrieval
+from umb.run._traces import RunTracers
 from umb.scoring._judge import Judge
 from umb.scoring._peer import NATIVE_SCORER, PeerScoring
 
@@ -337,8 +337,6 @@ class _Evaluation:
                 finally:
                     if not retrieved.done():
                         retrieved.set_result(None)
-                if tracer.enabled and context.trace_op_id is None:
-                    context = record_retrieval(question, context)
                 record = await answer_question(
                     self.answerer,
                     question,

@@ -8,12 +8,10 @@ The runner records the ``answer`` and ``score`` operations of each question (and
 
 from __future__ import annotations
 
-import dataclasses
 from pathlib import Path
 from typing import Any, Final
 
 from umb.bench import Question
-from umb.memory import RetrievedContext
 from umb.models._api import GenerateResult
 from umb.trace import (
     BaseTracer,
@@ -75,18 +73,6 @@ class RunTracers:
         """Flush and close every trace opened."""
         for tracer in self._open.values():
             tracer.close()
-
-
-def record_retrieval(question: Question, context: RetrievedContext) -> RetrievedContext:
-    """Record a ``retrieve`` operation for a system that records none (a plug-in).
-
-    It reads the query and writes the context; what the system read to build it is unknown.
-    """
-    reads = ((query_var(question.id), question.query),)
-    with operation("retrieve", "retrieval", reads=reads, recorded_by="runner") as op:
-        op.write(context_var(question.id), context.text)
-        op.set(items=len(context.item_ids))
-    return dataclasses.replace(context, trace_op_id=op.id)
 
 
 def answer_op(question: Question, model: str) -> OpHandle:

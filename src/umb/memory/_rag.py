@@ -19,6 +19,7 @@ from umb.memory._api import Granularity, MemoryConfig, MemorySystem, RetrievedCo
 from umb.memory._history import SessionLog, asked_after, render_positioned
 from umb.memory._tracing import read_items, tracing, turn_reads, unit_var, write_op
 from umb.models._api import ModelAPI
+from umb.trace import TurnTranscript
 
 
 @dataclass(frozen=True)
@@ -85,14 +86,19 @@ class RagMemory(MemorySystem):
             self._trace_units(session, new)
 
     def _trace_units(self, session: Session, chunks: Sequence[Chunk]) -> None:
-        """One ``index`` operation per unit: from exactly its turns to the unit's text."""
-        for chunk in chunks:
-            turns = [session.turns[t] for t in chunk.turn_positions]
-            source = [t.id for t in turns]
-            with write_op(
-                "index", "indexing", session, turn_reads(turns), source_turn_ids=source
-            ) as op:
-                op.write(unit_var(chunk.id), chunk.text)
+        """One ``index`` operation per session: from its turns to its units.
+
+        Each unit names its turns (``source_turn_ids``) and is written as their transcript, so a
+        trace that refers to the benchmark stores the ids, not the text again.
+        """
+        sources: dict[str, list[str]] = {}
+        with write_op("index", "indexing", session, turn_reads(session.turns)) as op:
+            for chunk in chunks:
+                turns = [session.turns[t] for t in chunk.turn_positions]
+                identity = unit_var(chunk.id)
+                op.write(identity, TurnTranscript(tuple(t.id for t in turns), chunk.text))
+                sources[identity] = [t.id for t in turns]
+            op.set(source_turn_ids=sources)
 
     @abstractmethod
     def index(self, texts: Sequence[str]) -> None:

@@ -99,7 +99,7 @@ async def arun_eval(config: RunConfig, *, progress: bool | None = None) -> RunOu
             meter = UsageMeter()
             total = sum(len(v) for v in pending.values())
             trace_meta = {"benchmark": bench.content_hash, "models": header.get("models")}
-            run = _Evaluation(config, log, meter, total, progress, trace_meta)
+            run = _Evaluation(config, log, meter, total, progress, trace_meta, bench.root)
             try:
                 await run.execute(bench, pending, _latest_asked(questions))
             finally:
@@ -187,6 +187,7 @@ class _Evaluation:
         total: int,
         progress: bool | None,
         trace_meta: dict[str, Any],
+        bench_root: Path,
     ) -> None:
         from tqdm import tqdm
 
@@ -213,7 +214,9 @@ class _Evaluation:
         elif judge_model is not None:
             self.judge = Judge(judge_model, votes=config.judge_votes)
         self.extractor = self._load(config.extractor, "extractor", options, meter)
-        self.tracers = RunTracers(config.out, enabled=config.trace, meta=trace_meta)
+        self.tracers = RunTracers(
+            config.out, enabled=config.trace, meta=trace_meta, bench=bench_root
+        )
         self.include_gold = self.answerer.spec == "oracle"
         slots = max(1, config.concurrency)
         self.jobs = asyncio.Semaphore(slots)

@@ -8,6 +8,7 @@ The runner records the ``answer`` and ``score`` operations of each question (and
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 from typing import Any, Final
 
@@ -15,7 +16,9 @@ from umb.bench import Question
 from umb.models._api import GenerateResult
 from umb.trace import (
     BaseTracer,
+    InputsRef,
     OpHandle,
+    TraceConfig,
     answer_var,
     context_var,
     judgement_var,
@@ -49,12 +52,20 @@ class RunTracers:
         run_dir: The run directory.
         enabled: False gives every system the no-op tracer and writes nothing (``--no-trace``).
         meta: Written into each trace's header, with the system's name added.
+        bench: The benchmark directory: the traces refer to its turns instead of copying them.
     """
 
-    def __init__(self, run_dir: Path, *, enabled: bool, meta: dict[str, Any]) -> None:
+    def __init__(
+        self, run_dir: Path, *, enabled: bool, meta: dict[str, Any], bench: Path | None = None
+    ) -> None:
         self.run_dir = run_dir
         self.enabled = enabled
         self.meta = meta
+        self._config = TraceConfig()
+        if bench is not None and isinstance(meta.get("benchmark"), str):
+            # Relative to the traces' folder, so a run directory moved with its benchmark works.
+            rel = os.path.relpath(bench.resolve(), (run_dir / TRACES).resolve())
+            self._config = TraceConfig(inputs=InputsRef(meta["benchmark"], Path(rel).as_posix()))
         self._open: dict[str, BaseTracer] = {}
 
     def get(self, system: str) -> BaseTracer:
@@ -65,6 +76,7 @@ class RunTracers:
                 trace_path(self.run_dir, system),
                 enabled=self.enabled,
                 resume=True,
+                config=self._config,
                 meta={"system": system, **self.meta},
             )
         return tracer

@@ -49,6 +49,13 @@ def _named_sources(op: Operation, identity: str) -> frozenset[str] | None:
     return frozenset(turn_var(str(t)) for t in raw)
 
 
+def _not_turns(reads: tuple[NodeKey, ...]) -> list[NodeKey]:
+    return [r for r in reads if not r[0].startswith(_TURN)]
+
+
+_TURN = turn_var("")
+
+
 class SystemView:
     """The operations of one system in a trace, with the indexes attribution needs."""
 
@@ -73,6 +80,7 @@ class SystemView:
             for k in o.reads:
                 self._readers.setdefault(k, []).append(o)
         self._ancestry: dict[NodeKey, frozenset[str]] = {}
+        self._other_reads: dict[str, list[NodeKey]] = {}
 
     # -- lookups -----------------------------------------------------------------------------
 
@@ -122,7 +130,7 @@ class SystemView:
             k, expanded = stack.pop()
             if k in memo:
                 continue
-            if role_of(k[0]) == "turn":
+            if k[0].startswith(_TURN):
                 memo[k] = frozenset((k[0],))
                 continue
             op = self._writer.get(k) or self._any_writer(k)
@@ -132,7 +140,12 @@ class SystemView:
             named = _named_sources(op, k[0])
             # Named source turns replace the op's turn reads: an extraction reads a whole
             # session, but each candidate comes from the turns it names.
-            reads = [r for r in op.reads if named is None or role_of(r[0]) != "turn"]
+            if named is None:
+                reads: list[NodeKey] | tuple[NodeKey, ...] = op.reads
+            else:
+                reads = self._other_reads.get(op.id)  # type: ignore[assignment]
+                if reads is None:  # one op writes many units: filter its reads once
+                    reads = self._other_reads[op.id] = _not_turns(op.reads)
             if not expanded:
                 stack.append((k, True))
                 stack.extend((r, False) for r in reads if r not in memo)
@@ -157,7 +170,8 @@ class SystemView:
     def path(self, sources: Iterable[str], target: NodeKey) -> list[str]:
         """The shortest path from any of ``sources`` (turn identities) to ``target``."""
         best: list[str] = []
-        for source in sources:
+        # Sorted: of two paths as short, the same one wins whatever the hash seed.
+        for source in sorted(sources):
             try:
                 found = self.trace.paths(source, target[0], target_version=target[1], limit=3)
             except KeyError:

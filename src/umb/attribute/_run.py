@@ -24,6 +24,7 @@ from umb.bench import Benchmark
 from umb.run._log import HEADER, RECORDS, read_records
 from umb.run._traces import trace_paths
 from umb.trace._graph import Trace
+from umb.trace._inputs import BenchmarkTurns
 from umb.trace._reader import read_trace
 
 if TYPE_CHECKING:
@@ -72,6 +73,8 @@ class _Bench:
     facts: dict[str, Fact]
     event_turns: dict[str, list[str]]
     state_turns: dict[tuple[str, str, str], list[str]]
+    turns: BenchmarkTurns
+    """The same dialogues' turns, for the traces that refer to them (format 2)."""
 
     def inputs(self, question: Question, record: Mapping[str, Any]) -> QuestionInputs:
         """What attribution needs about ``question`` besides the trace."""
@@ -89,9 +92,8 @@ class _Bench:
         facts = b.facts
         events: dict[str, list[str]] = {}
         states: dict[tuple[str, str, str], list[str]] = {}
-        for d in b.iter_dialogues():
-            if d.id not in dialogue_ids:
-                continue
+        dialogues = list(b.iter_dialogues(dialogue_ids))
+        for d in dialogues:
             for s in d.sessions:
                 for t in s.turns:
                     texts[t.id] = t.text
@@ -101,7 +103,9 @@ class _Bench:
                         if (f := facts.get(fid)) is not None:
                             key = (f.character_id, f.attribute, f.value)
                             states.setdefault(key, []).append(t.id)
-        return cls(root, {q.id: q for q in b.questions}, texts, starts, facts, events, states)
+        questions = {q.id: q for q in b.questions}
+        turns = BenchmarkTurns.of(dialogues)
+        return cls(root, questions, texts, starts, facts, events, states, turns)
 
 
 def attribute_records(
@@ -216,7 +220,7 @@ def attribute_run(
     source: Path | _Bench = _Bench.load(root, todo) if todo else root
     attributions: list[Attribution] = []
     if "" in paths:
-        shared = read_trace(paths[""])
+        shared = read_trace(paths[""], inputs=_turns(source))
         systems = {str(r["system"]) for r in records}
         attributions = attribute_records(
             records, dict.fromkeys(systems, shared), source, checker=checker
@@ -226,7 +230,7 @@ def attribute_run(
         for system, path in paths.items():
             mine = [r for r in records if r["system"] == system]
             if any(failed(r) for r in mine):
-                traces = {system: read_trace(path)}
+                traces = {system: read_trace(path, inputs=_turns(source))}
                 attributions += attribute_records(mine, traces, source, checker=checker)
         traced = set(paths)
         rest = [r for r in records if r["system"] not in traced]
@@ -240,6 +244,10 @@ def attribute_run(
                                                         for a in attributions))  # fmt: skip
         atomic_write_bytes(run / ATTRIBUTION_SUMMARY, dumps_pretty(summary))
     return AttributionRun(attributions, summary)
+
+
+def _turns(source: Path | _Bench) -> BenchmarkTurns | None:
+    return source.turns if isinstance(source, _Bench) else None
 
 
 def _latest(records: list[dict[str, Any]]) -> list[dict[str, Any]]:

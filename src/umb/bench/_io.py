@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Collection, Iterator
 from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
@@ -52,9 +52,19 @@ class Benchmark:
         path = self.root / WORLD
         return read_json(path) if path.exists() else {}
 
-    def iter_dialogues(self) -> Iterator[Dialogue]:
-        for _, d in iter_jsonl(self.root / DIALOGUES, Dialogue.from_dict):
-            yield d
+    def iter_dialogues(self, only: Collection[str] | None = None) -> Iterator[Dialogue]:
+        """The dialogues in file order; with ``only``, just those ids (the rest are not parsed)."""
+        if only is None:
+            for _, d in iter_jsonl(self.root / DIALOGUES, Dialogue.from_dict):
+                yield d
+            return
+
+        def wanted(obj: dict[str, Any]) -> Dialogue | None:
+            return Dialogue.from_dict(obj) if obj.get("id") in only else None
+
+        for _, found in iter_jsonl(self.root / DIALOGUES, wanted):
+            if found is not None:
+                yield found
 
     def dialogue_ids(self) -> list[str]:
         return [d.id for d in self.iter_dialogues()]

@@ -41,6 +41,7 @@ class Trace:
         self.torn_tail = torn_tail
         self.inputs: BenchmarkTurns | None = None
         """The benchmark turns a format-2 trace refers to (set by :func:`read_trace`)."""
+        self._texts: dict[str, str] = {}  # transcripts built from the inputs, by value hash
         self._op = {o.id: o for o in self.ops}
         self._nodes: dict[NodeKey, VarVersion] = {}
         self._versions: dict[str, list[VarVersion]] = {}
@@ -100,7 +101,10 @@ class Trace:
         if sv is None:
             return None
         if sv.turns is not None:
-            return self._transcript(sv.turns)
+            text = self._texts.get(sv.hash)
+            if text is None and (text := self._transcript(sv.turns)) is not None:
+                self._texts[sv.hash] = text
+            return text
         return sv.value
 
     def preview(self, node: VarVersion) -> str:
@@ -263,12 +267,12 @@ class Trace:
         self, starts: Iterable[NodeKey], *, upstream: bool, max_depth: int | None
     ) -> Subgraph:
         index = self._writers if upstream else self._readers
-        seen_n: set[NodeKey] = set()
+        seen_n: dict[NodeKey, None] = {}  # a dict keeps discovery order (a set would not)
         seen_o: dict[str, Operation] = {}
         queue: deque[tuple[NodeKey, int]] = deque()
         for k in starts:
             if k not in seen_n:
-                seen_n.add(k)
+                seen_n[k] = None
                 queue.append((k, 0))
         while queue:
             key, depth = queue.popleft()
@@ -280,7 +284,7 @@ class Trace:
                 op = seen_o[oid] = self._op[oid]
                 for nk in op.reads if upstream else op.writes:
                     if nk not in seen_n:
-                        seen_n.add(nk)
+                        seen_n[nk] = None
                         queue.append((nk, depth + 1))
         nodes = tuple(self._nodes[k] for k in seen_n if k in self._nodes)
         return Subgraph(tuple(sorted(seen_o.values(), key=lambda o: o.seq)), nodes)

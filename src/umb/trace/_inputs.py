@@ -104,11 +104,9 @@ class BenchmarkTurns:
         if self.content_hash is not None and bench.content_hash != self.content_hash:
             raise DataError(where, None, f"{self.root} is not the benchmark this trace was "
                             f"made on (content hash {self.content_hash[:12]}…)")  # fmt: skip
-        keep = self.dialogue_ids
         self._turns = {
             t.id: t
-            for d in bench.iter_dialogues()
-            if keep is None or d.id in keep
+            for d in bench.iter_dialogues(self.dialogue_ids)
             for s in d.sessions
             for t in s.turns
         }

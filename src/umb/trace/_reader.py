@@ -63,7 +63,7 @@ def _operation(rec: dict[str, Any], scope_attrs: dict[str, Any]) -> Operation:
         category=rec.get("cat", "operation"),
         scope=rec["scope"],
         attempt=rec.get("a", 1),
-        reads=tuple((r[0], r[1]) for r in rec.get("reads", ())),
+        reads=tuple((r, 1) if type(r) is str else (r[0], r[1]) for r in rec.get("reads", ())),
         writes=tuple((w[0], w[1]) for w in rec.get("writes", ())),
         status=rec.get("status", "ok"),
         error=rec.get("error"),

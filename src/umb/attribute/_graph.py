@@ -81,6 +81,7 @@ class SystemView:
                 self._readers.setdefault(k, []).append(o)
         self._ancestry: dict[NodeKey, frozenset[str]] = {}
         self._other_reads: dict[str, list[NodeKey]] = {}
+        self._derived: dict[str, tuple[dict[str, set[NodeKey]], set[NodeKey]]] = {}
 
     # -- lookups -----------------------------------------------------------------------------
 
@@ -157,6 +158,32 @@ class SystemView:
     def _any_writer(self, key: NodeKey) -> Operation | None:
         ops = self.trace.writers(*key)
         return ops[0] if ops else None
+
+    def derived_from(self, dialogue_id: str, turns: Iterable[str]) -> set[NodeKey]:
+        """Stored versions of a dialogue derived from any of ``turns`` (turn identities), and
+        those with no recorded ancestry: the only ones that may carry a fact of those turns.
+
+        The index is built once per dialogue, so a question does not test every stored unit.
+        """
+        index = self._derived.get(dialogue_id)
+        if index is None:
+            by_turn: dict[str, set[NodeKey]] = {}
+            orphans: set[NodeKey] = set()
+            for op in self.write_ops(dialogue_id):
+                for k in op.writes:
+                    if role_of(k[0]) not in STORED_ROLES:
+                        continue
+                    found = self.ancestry(k)
+                    if not found:
+                        orphans.add(k)
+                    for t in found:
+                        by_turn.setdefault(t, set()).add(k)
+            index = self._derived[dialogue_id] = (by_turn, orphans)
+        by_turn, orphans = index
+        out = set(orphans)
+        for t in turns:
+            out |= by_turn.get(t, set())
+        return out
 
     def stored_versions(self, dialogue_id: str, before: int) -> dict[str, list[VarVersion]]:
         """Per stored identity (memory, summary, unit), the versions written before ``before``."""

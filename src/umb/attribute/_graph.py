@@ -82,6 +82,7 @@ class SystemView:
         self._ancestry: dict[NodeKey, frozenset[str]] = {}
         self._other_reads: dict[str, list[NodeKey]] = {}
         self._derived: dict[str, tuple[dict[str, set[NodeKey]], set[NodeKey]]] = {}
+        self._stored: dict[str, list[tuple[int, VarVersion]]] = {}
 
     # -- lookups -----------------------------------------------------------------------------
 
@@ -187,11 +188,19 @@ class SystemView:
 
     def stored_versions(self, dialogue_id: str, before: int) -> dict[str, list[VarVersion]]:
         """Per stored identity (memory, summary, unit), the versions written before ``before``."""
+        written = self._stored.get(dialogue_id)
+        if written is None:  # once per dialogue: (seq, node) of every stored version, in order
+            written = self._stored[dialogue_id] = [
+                (op.seq, node)
+                for op in self.write_ops(dialogue_id)
+                for k in op.writes
+                if role_of(k[0]) in STORED_ROLES and (node := self.node(k)) is not None
+            ]
         out: dict[str, list[VarVersion]] = {}
-        for op in self.write_ops(dialogue_id, before):
-            for k in op.writes:
-                if role_of(k[0]) in STORED_ROLES and (node := self.node(k)) is not None:
-                    out.setdefault(k[0], []).append(node)
+        for seq, node in written:
+            if seq >= before:
+                break
+            out.setdefault(node.identity, []).append(node)
         return out
 
     def path(self, sources: Iterable[str], target: NodeKey) -> list[str]:

@@ -8,6 +8,8 @@ from functools import cached_property
 from pathlib import Path
 from typing import Any
 
+import orjson
+
 from umb._errors import DataError
 from umb._jsonio import iter_jsonl, read_json
 from umb.bench._records import Dialogue, Fact, Question
@@ -20,6 +22,18 @@ FACTS = "facts.jsonl"
 BENCH_FILES = (WORLD, DIALOGUES, QUESTIONS, FACTS)
 FORMAT_NAME = "umb-benchmark"
 FORMAT_VERSION = 1
+
+
+_ID_KEY = b'{"id":"'
+
+
+def _dialogue(path: Path, lineno: int, raw: bytes) -> Dialogue:
+    try:
+        return Dialogue.from_dict(orjson.loads(raw))
+    except orjson.JSONDecodeError as e:
+        raise DataError(str(path), lineno, f"invalid JSON ({e})") from None
+    except (KeyError, TypeError, ValueError, AttributeError) as e:
+        raise DataError(str(path), lineno, f"bad record ({type(e).__name__}: {e})") from None
 
 
 @dataclass(frozen=True)
@@ -59,12 +73,18 @@ class Benchmark:
                 yield d
             return
 
-        def wanted(obj: dict[str, Any]) -> Dialogue | None:
-            return Dialogue.from_dict(obj) if obj.get("id") in only else None
-
-        for _, found in iter_jsonl(self.root / DIALOGUES, wanted):
-            if found is not None:
-                yield found
+        path = self.root / DIALOGUES
+        with path.open("rb") as f:
+            for lineno, raw in enumerate(f, start=1):
+                # Our writer puts the id first: a dialogue not wanted is skipped unparsed.
+                if raw.startswith(_ID_KEY):
+                    end = raw.find(b'"', len(_ID_KEY))
+                    if end > 0 and raw[len(_ID_KEY) : end].decode() not in only:
+                        continue
+                if raw.strip():
+                    found = _dialogue(path, lineno, raw)
+                    if found.id in only:
+                        yield found
 
     def dialogue_ids(self) -> list[str]:
         return [d.id for d in self.iter_dialogues()]

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import time
 from pathlib import Path
 from typing import Any
 
@@ -34,7 +33,7 @@ class _TimelineSpy(MemorySystem):
 
     async def retrieve(self, question: Question) -> RetrievedContext:
         SEEN[question.id] = list(self.ingested)
-        return self._context("", time.perf_counter(), item_ids=tuple(self.ingested))
+        return self._context("", item_ids=tuple(self.ingested))
 
 
 if "test_timeline_spy" not in memory_system_names():

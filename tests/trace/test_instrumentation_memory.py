@@ -173,14 +173,16 @@ def test_mem0_style_llm_path_records_model_calls_and_failures(tmp_path: Path) ->
 def test_rag_indexes_one_unit_per_round_from_its_turns(tmp_path: Path) -> None:
     system = build_memory("rag_bm25", MemoryConfig(top_k=2, granularity="round"))
     trace, context = traced(tmp_path, system, [S1, S2], question("Where did Maya start a job?"))
+    # One index operation per session, naming the exact turns of each unit it wrote.
     index = by_name(trace, "index")
-    assert len(index) == 3 and all(o.category == "indexing" for o in index)
+    assert len(index) == 2 and all(o.category == "indexing" for o in index)
     first = index[0]
-    assert [i for i, _ in first.reads] == [
-        turn_var("D0001:S001:T0001"),
-        turn_var("D0001:S001:T0002"),
+    assert [i for i, _ in first.reads] == [turn_var(t.id) for t in S1.turns]
+    assert first.writes == (("unit:D0001:S001:T0001", 1), ("unit:D0001:S001:T0003", 1))
+    assert first.attrs["source_turn_ids"]["unit:D0001:S001:T0001"] == [
+        "D0001:S001:T0001",
+        "D0001:S001:T0002",
     ]
-    assert first.writes == (("unit:D0001:S001:T0001", 1),)
     assert "Initech" in trace.value(trace.node("unit:D0001:S001:T0001"))
     (retrieve,) = by_name(trace, "retrieve")
     ranked = [i for i, _ in retrieve.reads[1:]]

@@ -34,6 +34,7 @@ MEMTRACE = {"ERROR_TYPE_TO_MEMTRACE", "export_memtrace", "import_memtrace"}
 """The MemTraceBench format: ``umb.interop.memtracebench``."""
 
 EXPECTED = {
+    "BenchmarkTurns", "InputsRef", "TurnTranscript",
     "FORMAT_NAME",
     "FORMAT_VERSION",
     "NULL_TRACER",

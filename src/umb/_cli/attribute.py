@@ -54,7 +54,7 @@ def attribute(
     from umb.attribute import attribute_run
 
     if check_model is None:
-        result = attribute_run(run, bench=bench)
+        result = attribute_run(run, bench=bench, progress=None)
     else:
         from umb.attribute import LLMFactChecker
         from umb.models import ModelOptions, load_model
@@ -62,7 +62,7 @@ def attribute(
         options = ModelOptions(base_url=base_url or ModelOptions().base_url,
                                api_key_env=api_key_env)  # fmt: skip
         with LLMFactChecker(load_model(check_model, role="judge", options=options)) as checker:
-            result = attribute_run(run, bench=bench, checker=checker)
+            result = attribute_run(run, bench=bench, checker=checker, progress=None)
             click.echo(f"fact checks asked of {check_model}: {checker.calls}", err=True)
     click.echo(format_summary(result.summary))
     click.echo(

@@ -49,6 +49,13 @@ def _named_sources(op: Operation, identity: str) -> frozenset[str] | None:
     return frozenset(turn_var(str(t)) for t in raw)
 
 
+def _not_turns(reads: tuple[NodeKey, ...]) -> list[NodeKey]:
+    return [r for r in reads if not r[0].startswith(_TURN)]
+
+
+_TURN = turn_var("")
+
+
 class SystemView:
     """The operations of one system in a trace, with the indexes attribution needs."""
 
@@ -73,6 +80,9 @@ class SystemView:
             for k in o.reads:
                 self._readers.setdefault(k, []).append(o)
         self._ancestry: dict[NodeKey, frozenset[str]] = {}
+        self._other_reads: dict[str, list[NodeKey]] = {}
+        self._derived: dict[str, tuple[dict[str, set[NodeKey]], set[NodeKey]]] = {}
+        self._stored: dict[str, list[tuple[int, VarVersion]]] = {}
 
     # -- lookups -----------------------------------------------------------------------------
 
@@ -122,7 +132,7 @@ class SystemView:
             k, expanded = stack.pop()
             if k in memo:
                 continue
-            if role_of(k[0]) == "turn":
+            if k[0].startswith(_TURN):
                 memo[k] = frozenset((k[0],))
                 continue
             op = self._writer.get(k) or self._any_writer(k)
@@ -132,7 +142,12 @@ class SystemView:
             named = _named_sources(op, k[0])
             # Named source turns replace the op's turn reads: an extraction reads a whole
             # session, but each candidate comes from the turns it names.
-            reads = [r for r in op.reads if named is None or role_of(r[0]) != "turn"]
+            if named is None:
+                reads: list[NodeKey] | tuple[NodeKey, ...] = op.reads
+            else:
+                reads = self._other_reads.get(op.id)  # type: ignore[assignment]
+                if reads is None:  # one op writes many units: filter its reads once
+                    reads = self._other_reads[op.id] = _not_turns(op.reads)
             if not expanded:
                 stack.append((k, True))
                 stack.extend((r, False) for r in reads if r not in memo)
@@ -145,19 +160,54 @@ class SystemView:
         ops = self.trace.writers(*key)
         return ops[0] if ops else None
 
+    def derived_from(self, dialogue_id: str, turns: Iterable[str]) -> set[NodeKey]:
+        """Stored versions of a dialogue derived from any of ``turns`` (turn identities), and
+        those with no recorded ancestry: the only ones that may carry a fact of those turns.
+
+        The index is built once per dialogue, so a question does not test every stored unit.
+        """
+        index = self._derived.get(dialogue_id)
+        if index is None:
+            by_turn: dict[str, set[NodeKey]] = {}
+            orphans: set[NodeKey] = set()
+            for op in self.write_ops(dialogue_id):
+                for k in op.writes:
+                    if role_of(k[0]) not in STORED_ROLES:
+                        continue
+                    found = self.ancestry(k)
+                    if not found:
+                        orphans.add(k)
+                    for t in found:
+                        by_turn.setdefault(t, set()).add(k)
+            index = self._derived[dialogue_id] = (by_turn, orphans)
+        by_turn, orphans = index
+        out = set(orphans)
+        for t in turns:
+            out |= by_turn.get(t, set())
+        return out
+
     def stored_versions(self, dialogue_id: str, before: int) -> dict[str, list[VarVersion]]:
         """Per stored identity (memory, summary, unit), the versions written before ``before``."""
+        written = self._stored.get(dialogue_id)
+        if written is None:  # once per dialogue: (seq, node) of every stored version, in order
+            written = self._stored[dialogue_id] = [
+                (op.seq, node)
+                for op in self.write_ops(dialogue_id)
+                for k in op.writes
+                if role_of(k[0]) in STORED_ROLES and (node := self.node(k)) is not None
+            ]
         out: dict[str, list[VarVersion]] = {}
-        for op in self.write_ops(dialogue_id, before):
-            for k in op.writes:
-                if role_of(k[0]) in STORED_ROLES and (node := self.node(k)) is not None:
-                    out.setdefault(k[0], []).append(node)
+        for seq, node in written:
+            if seq >= before:
+                break
+            out.setdefault(node.identity, []).append(node)
         return out
 
     def path(self, sources: Iterable[str], target: NodeKey) -> list[str]:
         """The shortest path from any of ``sources`` (turn identities) to ``target``."""
         best: list[str] = []
-        for source in sources:
+        # Sorted: of two paths as short, the same one wins whatever the hash seed.
+        for source in sorted(sources):
             try:
                 found = self.trace.paths(source, target[0], target_version=target[1], limit=3)
             except KeyError:

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 from umb.attribute._graph import STORED_ROLES, SystemView, op_kind
 from umb.attribute._types import DELETION, EXTRACTION, RETRIEVAL, UPDATE
 from umb.trace._ids import role_of
-from umb.trace._model import Operation, VarVersion
+from umb.trace._model import NodeKey, Operation, VarVersion
 
 if TYPE_CHECKING:
     from umb.attribute._attribute import Carriers
@@ -50,7 +50,8 @@ def find_loss(view: SystemView, carriers: Carriers, retrieve: Operation, dialogu
     if not stored and not any(op_kind(o) == "extract" for o in writes):
         return _no_write_path(view, carriers, retrieve, writes, what)
     live = {i: vs[-1] for i, vs in stored.items() if not vs[-1].deleted}
-    held = [v for v in live.values() if carriers(v.key)]
+    maybe = view.derived_from(dialogue_id, carriers.turns)
+    held = [v for v in live.values() if v.key in maybe and carriers(v.key)]
     if held:
         if need.stale:
             beside = _added_beside_stale(view, carriers, held, list(live.values()), what)
@@ -63,7 +64,7 @@ def find_loss(view: SystemView, carriers: Carriers, retrieve: Operation, dialogu
             f"{_nid(unit)} still stated {what}, but the retrieval did not return it",
             [*view.path(carriers.turns, unit.key), retrieve.id],
         )
-    lost = _lost_after_storing(view, carriers, stored, what)
+    lost = _lost_after_storing(view, carriers, stored, what, maybe)
     if lost is not None:
         return lost
     return _never_stored(view, carriers, writes, what)
@@ -126,12 +127,16 @@ def _decision_for(view: SystemView, apply: Operation) -> Operation | None:
 
 
 def _lost_after_storing(
-    view: SystemView, carriers: Carriers, stored: dict[str, list[VarVersion]], what: str
+    view: SystemView,
+    carriers: Carriers,
+    stored: dict[str, list[VarVersion]],
+    what: str,
+    maybe: set[NodeKey],
 ) -> Loss | None:
     best: Loss | None = None
     for versions in stored.values():
         for i, v in enumerate(versions):
-            if v.deleted or not carriers(v.key):
+            if v.deleted or v.key not in maybe or not carriers(v.key):
                 continue
             nxt = next((w for w in versions[i + 1 :] if w.deleted or not carriers(w.key)), None)
             op = view.writer(nxt.key) if nxt is not None else None

@@ -8,11 +8,14 @@ writes ``RUN/attributions.jsonl`` (one line per failed question) and
 
 from __future__ import annotations
 
+import sys
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Final
+
+from tqdm import tqdm
 
 from umb._errors import ConfigError, DataError
 from umb._jsonio import atomic_write_bytes, dumps, dumps_pretty, iter_jsonl, read_json
@@ -24,6 +27,7 @@ from umb.bench import Benchmark
 from umb.run._log import HEADER, RECORDS, read_records
 from umb.run._traces import trace_paths
 from umb.trace._graph import Trace
+from umb.trace._inputs import BenchmarkTurns
 from umb.trace._reader import read_trace
 
 if TYPE_CHECKING:
@@ -72,6 +76,8 @@ class _Bench:
     facts: dict[str, Fact]
     event_turns: dict[str, list[str]]
     state_turns: dict[tuple[str, str, str], list[str]]
+    turns: BenchmarkTurns
+    """The same dialogues' turns, for the traces that refer to them (format 2)."""
 
     def inputs(self, question: Question, record: Mapping[str, Any]) -> QuestionInputs:
         """What attribution needs about ``question`` besides the trace."""
@@ -89,9 +95,8 @@ class _Bench:
         facts = b.facts
         events: dict[str, list[str]] = {}
         states: dict[tuple[str, str, str], list[str]] = {}
-        for d in b.iter_dialogues():
-            if d.id not in dialogue_ids:
-                continue
+        dialogues = list(b.iter_dialogues(dialogue_ids))
+        for d in dialogues:
             for s in d.sessions:
                 for t in s.turns:
                     texts[t.id] = t.text
@@ -101,7 +106,9 @@ class _Bench:
                         if (f := facts.get(fid)) is not None:
                             key = (f.character_id, f.attribute, f.value)
                             states.setdefault(key, []).append(t.id)
-        return cls(root, {q.id: q for q in b.questions}, texts, starts, facts, events, states)
+        questions = {q.id: q for q in b.questions}
+        turns = BenchmarkTurns.of(dialogues)
+        return cls(root, questions, texts, starts, facts, events, states, turns)
 
 
 def attribute_records(
@@ -110,6 +117,7 @@ def attribute_records(
     bench: Path | _Bench,
     *,
     checker: FactChecker | None = None,
+    bar: tqdm[Any] | None = None,
 ) -> list[Attribution]:
     """Attribute every failed record against its system's trace and the benchmark.
 
@@ -118,6 +126,7 @@ def attribute_records(
         traces: System name -> its trace (a system missing here is ``Unattributed``).
         bench: The benchmark directory (or its parts, already loaded).
         checker: Optional LLM check for what value matching cannot tell.
+        bar: A progress bar advanced by one per failed record.
     """
     todo = [r for r in records if failed(r)]
     if not todo:
@@ -137,6 +146,8 @@ def attribute_records(
         if view is None and system in traces:
             view = views[system] = SystemView(traces[system], system)
         out.append(attribute_question(data.inputs(q, r), view, matcher))
+        if bar is not None:
+            bar.update(1)
     return out
 
 
@@ -184,6 +195,7 @@ def attribute_run(
     bench: str | Path | None = None,
     checker: FactChecker | None = None,
     write: bool = True,
+    progress: bool | None = False,
 ) -> AttributionRun:
     """Attribute every failed question of a run directory.
 
@@ -193,6 +205,8 @@ def attribute_run(
         checker: Optional judge of "does this text state this fact" for what value matching
             cannot tell (an :class:`~umb.trace.LLMFactChecker`); off by default.
         write: Write ``attributions.jsonl`` and ``attribution_summary.json`` into the run.
+        progress: A progress bar on stderr (questions attributed, and the phase: loading the
+            benchmark, reading a trace); None shows it when stderr is a terminal.
 
     Returns:
         An :class:`AttributionRun`.
@@ -212,25 +226,13 @@ def attribute_run(
     records = _latest(read_records(run / RECORDS))
     root = Path(bench) if bench is not None else bench_dir(run, header)
     todo = {str(r.get("dialogue_id")) for r in records if failed(r)}
-    # Loaded once for every system (and not at all when nothing failed).
-    source: Path | _Bench = _Bench.load(root, todo) if todo else root
-    attributions: list[Attribution] = []
-    if "" in paths:
-        shared = read_trace(paths[""])
-        systems = {str(r["system"]) for r in records}
-        attributions = attribute_records(
-            records, dict.fromkeys(systems, shared), source, checker=checker
-        )
-    else:
-        # One system's trace in memory at a time: a long run's traces can be large.
-        for system, path in paths.items():
-            mine = [r for r in records if r["system"] == system]
-            if any(failed(r) for r in mine):
-                traces = {system: read_trace(path)}
-                attributions += attribute_records(mine, traces, source, checker=checker)
-        traced = set(paths)
-        rest = [r for r in records if r["system"] not in traced]
-        attributions += attribute_records(rest, {}, source, checker=checker)
+    show = sys.stderr.isatty() if progress is None else progress
+    total = sum(1 for r in records if failed(r))
+    with tqdm(total=total, file=sys.stderr, disable=not show, unit="q", desc="attribute") as bar:
+        bar.set_postfix_str("loading the benchmark")
+        # Loaded once for every system (and not at all when nothing failed).
+        source: Path | _Bench = _Bench.load(root, todo) if todo else root
+        attributions = _attribute_traces(paths, records, source, checker, bar)
     order = {key: i for i, key in enumerate((str(r["system"]), str(r["question_id"]))
                                             for r in records)}  # fmt: skip
     attributions.sort(key=lambda a: order.get((a.system, a.question_id), 0))
@@ -240,6 +242,39 @@ def attribute_run(
                                                         for a in attributions))  # fmt: skip
         atomic_write_bytes(run / ATTRIBUTION_SUMMARY, dumps_pretty(summary))
     return AttributionRun(attributions, summary)
+
+
+def _attribute_traces(
+    paths: dict[str, Path],
+    records: list[dict[str, Any]],
+    source: Path | _Bench,
+    checker: FactChecker | None,
+    bar: tqdm[Any],
+) -> list[Attribution]:
+    if "" in paths:
+        bar.set_postfix_str("reading the trace")
+        shared = read_trace(paths[""], inputs=_turns(source))
+        bar.set_postfix_str("")
+        systems = {str(r["system"]) for r in records}
+        return attribute_records(
+            records, dict.fromkeys(systems, shared), source, checker=checker, bar=bar
+        )
+    attributions: list[Attribution] = []
+    # One system's trace in memory at a time: a long run's traces can be large.
+    for system, path in paths.items():
+        mine = [r for r in records if r["system"] == system]
+        if any(failed(r) for r in mine):
+            bar.set_postfix_str(f"reading the trace of {system}")
+            traces = {system: read_trace(path, inputs=_turns(source))}
+            bar.set_postfix_str(system)
+            attributions += attribute_records(mine, traces, source, checker=checker, bar=bar)
+    traced = set(paths)
+    rest = [r for r in records if r["system"] not in traced]
+    return attributions + attribute_records(rest, {}, source, checker=checker, bar=bar)
+
+
+def _turns(source: Path | _Bench) -> BenchmarkTurns | None:
+    return source.turns if isinstance(source, _Bench) else None
 
 
 def _latest(records: list[dict[str, Any]]) -> list[dict[str, Any]]:

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Collection, Iterator
 from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
 from typing import Any
+
+import orjson
 
 from umb._errors import DataError
 from umb._jsonio import iter_jsonl, read_json
@@ -20,6 +22,18 @@ FACTS = "facts.jsonl"
 BENCH_FILES = (WORLD, DIALOGUES, QUESTIONS, FACTS)
 FORMAT_NAME = "umb-benchmark"
 FORMAT_VERSION = 1
+
+
+_ID_KEY = b'{"id":"'
+
+
+def _dialogue(path: Path, lineno: int, raw: bytes) -> Dialogue:
+    try:
+        return Dialogue.from_dict(orjson.loads(raw))
+    except orjson.JSONDecodeError as e:
+        raise DataError(str(path), lineno, f"invalid JSON ({e})") from None
+    except (KeyError, TypeError, ValueError, AttributeError) as e:
+        raise DataError(str(path), lineno, f"bad record ({type(e).__name__}: {e})") from None
 
 
 @dataclass(frozen=True)
@@ -52,9 +66,25 @@ class Benchmark:
         path = self.root / WORLD
         return read_json(path) if path.exists() else {}
 
-    def iter_dialogues(self) -> Iterator[Dialogue]:
-        for _, d in iter_jsonl(self.root / DIALOGUES, Dialogue.from_dict):
-            yield d
+    def iter_dialogues(self, only: Collection[str] | None = None) -> Iterator[Dialogue]:
+        """The dialogues in file order; with ``only``, just those ids (the rest are not parsed)."""
+        if only is None:
+            for _, d in iter_jsonl(self.root / DIALOGUES, Dialogue.from_dict):
+                yield d
+            return
+
+        path = self.root / DIALOGUES
+        with path.open("rb") as f:
+            for lineno, raw in enumerate(f, start=1):
+                # Our writer puts the id first: a dialogue not wanted is skipped unparsed.
+                if raw.startswith(_ID_KEY):
+                    end = raw.find(b'"', len(_ID_KEY))
+                    if end > 0 and raw[len(_ID_KEY) : end].decode() not in only:
+                        continue
+                if raw.strip():
+                    found = _dialogue(path, lineno, raw)
+                    if found.id in only:
+                        yield found
 
     def dialogue_ids(self) -> list[str]:
         return [d.id for d in self.iter_dialogues()]

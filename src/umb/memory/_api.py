@@ -7,18 +7,14 @@ question asked at ``question.asked_at`` (only sessions before that time have bee
 
 from __future__ import annotations
 
-import time
 from abc import ABC, abstractmethod
-from collections.abc import Iterator
-from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any, ClassVar, Literal
 
 from umb._errors import ConfigError
-from umb._tokens import estimate_tokens
 from umb.bench import Dialogue, Question, Session
-from umb.memory._tracing import ingest_op
+from umb.memory._tracing import traced_ingest, traced_retrieve
 from umb.models._api import ModelAPI
 
 Granularity = Literal["turn", "round", "session"]
@@ -33,9 +29,10 @@ class RetrievedContext:
     """The context a memory system hands the answerer for one question.
 
     ``meta`` always holds ``write_latency_s`` (total ingest time so far) and
-    ``retrieve_latency_s`` (this call). ``full_context`` adds ``dropped_sessions`` (a count) and
-    ``dropped_session_ids`` when the history was cut to fit ``max_input_tokens``; the RAG
-    systems add ``ranking``, their units best first as ``(unit id, turn ids)`` pairs.
+    ``retrieve_latency_s`` (this call), which the base class adds. ``full_context`` adds
+    ``dropped_sessions`` (a count) and ``dropped_session_ids`` when the history was cut to fit
+    ``max_input_tokens``; the RAG systems add ``ranking``, their units best first as
+    ``(unit id, turn ids)`` pairs.
     """
 
     text: str
@@ -79,12 +76,23 @@ class MemoryConfig:
 class MemorySystem(ABC):
     """A memory system under test. One instance serves one dialogue.
 
-    Subclasses implement :meth:`ingest` and :meth:`retrieve`; they time the write path with
-    :meth:`_timed_write` and build their answer with :meth:`_context`, so every system reports
-    tokens and latencies the same way.
+    Subclasses implement :meth:`ingest` and :meth:`retrieve` and nothing else: when a subclass
+    is defined, the base class wraps the two (see :func:`~umb.memory.traced_retrieve`), so every
+    system's write and read paths are traced, timed and their contexts' tokens counted the same
+    way. :meth:`_context` packages a retrieval.
     """
 
     name: str = ""
+    ranked: ClassVar[bool] = False
+    """Whether :meth:`retrieve` reads its items best first (the ``retrieve`` op's ``ranked``)."""
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        # The template: the wrappers around each subclass's own ingest and retrieve do the
+        # tracing and timing, so a new system cannot forget them.
+        for name, wrap in (("ingest", traced_ingest), ("retrieve", traced_retrieve)):
+            if name in cls.__dict__:
+                setattr(cls, name, wrap(cls.__dict__[name]))
 
     def __init__(self, config: MemoryConfig, extractor: ModelAPI | None = None) -> None:
         self.config = config
@@ -107,39 +115,15 @@ class MemorySystem(ABC):
     async def retrieve(self, question: Question) -> RetrievedContext:
         """Return the context for ``question``."""
 
-    @contextmanager
-    def _timed_write(self, session: Session | None = None) -> Iterator[None]:
-        """Add the time spent inside the block to :attr:`write_latency_s`.
-
-        Given the session being ingested, the block is also traced as its ``ingest`` operation
-        (when a tracer is recording), the parent of the operations recorded inside.
-        """
-        started = time.perf_counter()
-        try:
-            if session is None:
-                yield
-            else:
-                with ingest_op(session):
-                    yield
-        finally:
-            self.write_latency_s += time.perf_counter() - started
-
     def _context(
         self,
         text: str,
-        started: float,
         *,
         item_ids: tuple[str, ...] = (),
         source_turn_ids: tuple[str, ...] = (),
         **meta: Any,
     ) -> RetrievedContext:
-        """Package a retrieval begun at ``started`` (a :func:`time.perf_counter` value)."""
-        meta["write_latency_s"] = self.write_latency_s
-        meta["retrieve_latency_s"] = time.perf_counter() - started
+        """Package a retrieval (the wrapper adds its tokens and latencies)."""
         return RetrievedContext(
-            text=text,
-            item_ids=item_ids,
-            source_turn_ids=source_turn_ids,
-            tokens=estimate_tokens(text),
-            meta=meta,
+            text=text, item_ids=item_ids, source_turn_ids=source_turn_ids, meta=meta
         )

@@ -2,14 +2,12 @@
 
 from __future__ import annotations
 
-import time
-
 from umb._tokens import estimate_tokens
 from umb.bench import Question, Session
 from umb.memory._api import MemoryConfig, MemorySystem, RetrievedContext
 from umb.memory._history import SessionLog, render_positioned
 from umb.memory._render import render_session
-from umb.memory._tracing import read_items, traced_retrieve, tracing
+from umb.memory._tracing import read_items, tracing
 from umb.models._api import ModelAPI
 from umb.trace import turn_var
 
@@ -30,13 +28,10 @@ class FullContext(MemorySystem):
 
     async def ingest(self, session: Session) -> None:
         """Keep the session as it is."""
-        with self._timed_write(session):
-            self.log.append(session)
+        self.log.append(session)
 
-    @traced_retrieve(ranked=False)
     async def retrieve(self, question: Question) -> RetrievedContext:
         """Render the sessions before ``question.asked_at``, dropping the oldest to fit."""
-        started = time.perf_counter()
         budget = self.config.max_input_tokens
         kept = [(p, self.log.sessions[p]) for p in self.log.positions_before(question.asked_at)]
         blocks = [render_session(s, p + 1) for p, s in kept]
@@ -56,7 +51,6 @@ class FullContext(MemorySystem):
             read_items(turn_var(t) for t in source_turn_ids)
         return self._context(
             text,
-            started,
             item_ids=tuple(s.id for _, s in kept),
             source_turn_ids=source_turn_ids,
             dropped_sessions=len(dropped),

@@ -25,7 +25,6 @@ import os
 import re
 import shutil
 import tempfile
-import time
 import uuid
 import weakref
 from collections import Counter
@@ -49,7 +48,7 @@ from umb.memory._mem0_parts import (
 )
 from umb.memory._mem0_rules import CandidateFact, attribute_turns, character_name
 from umb.memory._render import render_units
-from umb.memory._tracing import read_items, traced_retrieve, tracing
+from umb.memory._tracing import read_items, tracing
 from umb.memory._write_trace import BatchTrace, wrote
 from umb.models._api import ModelAPI
 from umb.trace import memory_var
@@ -110,6 +109,7 @@ class Mem0Library(MemorySystem):
     """The mem0 library behind umb's memory interface. See the module docstring."""
 
     name = "mem0"
+    ranked = True
 
     def __init__(
         self,
@@ -230,50 +230,49 @@ class Mem0Library(MemorySystem):
 
     async def ingest(self, session: Session) -> None:
         """``add`` the session's turns to mem0, then record where each new memory came from."""
-        with self._timed_write(session):
-            memory = await self._ready()
-            name = character_name(session)
-            messages = [
-                {
-                    "role": "user" if turn.role == "assistant" else "assistant",
-                    "content": f"{turn.speaker}: {turn.text}",
-                }
-                for turn in session.turns
-            ]
-            metadata = {
-                "session_id": session.id,
-                "session_at": session.started_at,
-                "session_order": _order(session.started_at),
-                "turn_ids": [turn.id for turn in session.turns],
+        memory = await self._ready()
+        name = character_name(session)
+        messages = [
+            {
+                "role": "user" if turn.role == "assistant" else "assistant",
+                "content": f"{turn.speaker}: {turn.text}",
             }
-            batch = BatchTrace(session)
-            assert self._llm is not None
-            tokens = self._llm.tokens()
-            with batch.extract(self._llm.extractor.spec) as op:
-                try:
-                    added = await memory.add(
-                        messages,
-                        user_id=self._user_id,
-                        metadata=metadata,
-                        prompt=self._instructions(session, name),
-                    )
-                except self._llm_error as e:
-                    self.stats["skipped_batches"] += 1  # counted in failed_calls by the bridge
-                    op.fail(f"mem0 add failed: {e}")
-                    return
-                finally:
-                    used_in, used_out = self._llm.tokens()
-                    op.usage(None, used_in - tokens[0], used_out - tokens[1])
-                rows = list(added.get("results", []))
-                facts = []
-                for row in rows:
-                    self.stats[str(row.get("event", "ADD"))] += 1
-                    sources = attribute_turns(str(row["memory"]), session)
-                    self._sources[str(row["id"])] = sources
-                    facts.append(CandidateFact(str(row["memory"]), sources))
-                batch.candidates(op, facts)
-            if tracing():
-                self._trace_events(batch, rows, facts)
+            for turn in session.turns
+        ]
+        metadata = {
+            "session_id": session.id,
+            "session_at": session.started_at,
+            "session_order": _order(session.started_at),
+            "turn_ids": [turn.id for turn in session.turns],
+        }
+        batch = BatchTrace(session)
+        assert self._llm is not None
+        tokens = self._llm.tokens()
+        with batch.extract(self._llm.extractor.spec) as op:
+            try:
+                added = await memory.add(
+                    messages,
+                    user_id=self._user_id,
+                    metadata=metadata,
+                    prompt=self._instructions(session, name),
+                )
+            except self._llm_error as e:
+                self.stats["skipped_batches"] += 1  # counted in failed_calls by the bridge
+                op.fail(f"mem0 add failed: {e}")
+                return
+            finally:
+                used_in, used_out = self._llm.tokens()
+                op.usage(None, used_in - tokens[0], used_out - tokens[1])
+            rows = list(added.get("results", []))
+            facts = []
+            for row in rows:
+                self.stats[str(row.get("event", "ADD"))] += 1
+                sources = attribute_turns(str(row["memory"]), session)
+                self._sources[str(row["id"])] = sources
+                facts.append(CandidateFact(str(row["memory"]), sources))
+            batch.candidates(op, facts)
+        if tracing():
+            self._trace_events(batch, rows, facts)
 
     def _trace_events(
         self, batch: BatchTrace, rows: list[dict[str, Any]], facts: list[CandidateFact]
@@ -313,10 +312,8 @@ class Mem0Library(MemorySystem):
 
     # --- read ---------------------------------------------------------------------------------
 
-    @traced_retrieve(ranked=True)
     async def retrieve(self, question: Question) -> RetrievedContext:
         """``search`` mem0 for the question among memories of sessions before it was asked."""
-        started = time.perf_counter()
         memory = await self._ready()
         filters: dict[str, Any] = {"user_id": self._user_id}
         if question.asked_at:
@@ -335,7 +332,6 @@ class Mem0Library(MemorySystem):
         turn_ids = dict.fromkeys(t for r in rows for t in self._turns_of(r))
         return self._context(
             render_units((_meta(r).get("session_at", ""), str(r["memory"])) for r in rows),
-            started,
             item_ids=tuple(str(r["id"]) for r in rows),
             source_turn_ids=tuple(str(t) for t in turn_ids),
             scores=[round(float(r.get("score") or 0.0), 4) for r in rows],

@@ -14,7 +14,6 @@ exact), rendered ``[date] text`` in time order.
 
 from __future__ import annotations
 
-import time
 from collections import Counter
 from typing import cast
 
@@ -36,7 +35,7 @@ from umb.memory._mem0_rules import (
 )
 from umb.memory._render import render_units, unit_date
 from umb.memory._store import MemoryStore
-from umb.memory._tracing import read_items, traced_retrieve, tracing
+from umb.memory._tracing import read_items, tracing
 from umb.memory._units import Event, MemoryUnit, MemoryVersion
 from umb.memory._write_trace import BatchTrace, wrote
 from umb.models._api import GenerateRequest, ModelAPI
@@ -50,6 +49,7 @@ class Mem0Style(MemorySystem):
     """Extract, compare, decide, apply; retrieve by similarity. See the module docstring."""
 
     name = "mem0_style"
+    ranked = True
 
     def __init__(self, config: MemoryConfig, extractor: ModelAPI | None = None) -> None:
         super().__init__(config, extractor)
@@ -61,25 +61,24 @@ class Mem0Style(MemorySystem):
 
     async def ingest(self, session: Session) -> None:
         """Run the write path on one session."""
-        with self._timed_write(session):
-            self._name = character_name(session)
-            self._sessions += 1
-            if not self.uses_llm:
-                for fact in self.extract_rules(session):
-                    for decision in self.decide_rules(fact, self.find_similar(fact)):
-                        self.apply(decision, session)
-                return
-            facts = await self.extract_llm(session)
-            if not facts:
-                return
-            similar: dict[str, MemoryUnit] = {}
-            for fact in facts:
-                similar.update((u.id, u) for u in self.find_similar(fact))
-            # Offer candidates in store order, so short ids do not depend on similarity ties.
-            ordered = [u for uid, u in self.store.units.items() if uid in similar]
-            decisions = await self.decide_llm(facts, ordered, session)
-            for decision in decisions or ():
-                self.apply(decision, session)
+        self._name = character_name(session)
+        self._sessions += 1
+        if not self.uses_llm:
+            for fact in self.extract_rules(session):
+                for decision in self.decide_rules(fact, self.find_similar(fact)):
+                    self.apply(decision, session)
+            return
+        facts = await self.extract_llm(session)
+        if not facts:
+            return
+        similar: dict[str, MemoryUnit] = {}
+        for fact in facts:
+            similar.update((u.id, u) for u in self.find_similar(fact))
+        # Offer candidates in store order, so short ids do not depend on similarity ties.
+        ordered = [u for uid, u in self.store.units.items() if uid in similar]
+        decisions = await self.decide_llm(facts, ordered, session)
+        for decision in decisions or ():
+            self.apply(decision, session)
 
     # --- extract ------------------------------------------------------------------------------
 
@@ -240,10 +239,8 @@ class Mem0Style(MemorySystem):
 
     # --- read ---------------------------------------------------------------------------------
 
-    @traced_retrieve(ranked=True)
     async def retrieve(self, question: Question) -> RetrievedContext:
         """The ``top_k`` memories (as of ``question.asked_at``) best matching the question."""
-        started = time.perf_counter()
         views = [(u, v) for u in self.store.units.values() if (v := u.as_of(question.asked_at))]
         texts = [search_text(u, v.text, self._name) for u, v in views]
         best = self.search(strip_name(question.query, self._name), texts)
@@ -253,7 +250,6 @@ class Mem0Style(MemorySystem):
         turn_ids = dict.fromkeys(t for _, v in chosen for t in v.source_turn_ids)
         return self._context(
             render_units(v for _, v in chosen),
-            started,
             item_ids=tuple(u.id for u, _ in chosen),
             source_turn_ids=tuple(turn_ids),
             memory_units=len(views),

@@ -2,11 +2,8 @@
 
 from __future__ import annotations
 
-import time
-
 from umb.bench import Question, Session
 from umb.memory._api import MemorySystem, RetrievedContext
-from umb.memory._tracing import traced_retrieve
 
 
 class NoContext(MemorySystem):
@@ -16,10 +13,7 @@ class NoContext(MemorySystem):
 
     async def ingest(self, session: Session) -> None:
         """Ignore the session."""
-        with self._timed_write(session):
-            pass
 
-    @traced_retrieve(ranked=False)
     async def retrieve(self, question: Question) -> RetrievedContext:
         """Return an empty context."""
-        return self._context("", time.perf_counter())
+        return self._context("")

@@ -2,12 +2,10 @@
 
 from __future__ import annotations
 
-import time
-
 from umb.bench import Question, Session
 from umb.memory._api import MemoryConfig, MemorySystem, RetrievedContext
 from umb.memory._history import SessionLog, render_positioned
-from umb.memory._tracing import read_items, traced_retrieve, tracing
+from umb.memory._tracing import read_items, tracing
 from umb.models._api import ModelAPI
 from umb.trace import turn_var
 
@@ -28,13 +26,10 @@ class OracleEvidence(MemorySystem):
 
     async def ingest(self, session: Session) -> None:
         """Keep the session and index its turns by id."""
-        with self._timed_write(session):
-            self.log.append(session)
+        self.log.append(session)
 
-    @traced_retrieve(ranked=False)
     async def retrieve(self, question: Question) -> RetrievedContext:
         """Render the evidence turns of ``question``."""
-        started = time.perf_counter()
         located = [self.log.locate(t) for t in question.evidence.turn_ids]
         picks = [p for p in located if p is not None]
         excerpt = self.log.excerpt(picks)
@@ -43,7 +38,6 @@ class OracleEvidence(MemorySystem):
             read_items(turn_var(t) for t in turn_ids)
         return self._context(
             render_positioned(excerpt),
-            started,
             item_ids=turn_ids,
             source_turn_ids=turn_ids,
             missing_evidence_turns=len(located) - len(picks),

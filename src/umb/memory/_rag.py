@@ -7,7 +7,6 @@ session headers, so the answerer still sees when each thing was said.
 
 from __future__ import annotations
 
-import time
 from abc import abstractmethod
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -18,8 +17,9 @@ import numpy.typing as npt
 from umb.bench import Question, Session, Turn
 from umb.memory._api import Granularity, MemoryConfig, MemorySystem, RetrievedContext
 from umb.memory._history import SessionLog, asked_after, render_positioned
-from umb.memory._tracing import read_items, traced_retrieve, tracing, turn_reads, unit_var, write_op
+from umb.memory._tracing import read_items, tracing, turn_reads, unit_var, write_op
 from umb.models._api import ModelAPI
+from umb.trace import TurnTranscript
 
 
 @dataclass(frozen=True)
@@ -66,6 +66,8 @@ def _lines(turns: Sequence[Turn]) -> str:
 class RagMemory(MemorySystem):
     """Base of the RAG systems: subclasses index chunk texts and rank them for a query."""
 
+    ranked = True
+
     def __init__(self, config: MemoryConfig, extractor: ModelAPI | None = None) -> None:
         super().__init__(config, extractor)
         self.log = SessionLog()
@@ -74,25 +76,29 @@ class RagMemory(MemorySystem):
 
     async def ingest(self, session: Session) -> None:
         """Chunk the session and hand the chunks to the index (which builds lazily)."""
-        with self._timed_write(session):
-            position = len(self.log)
-            self.log.append(session)
-            new = chunk_session(session, position, self.config.granularity)
-            self.chunks.extend(new)
-            self._started_at.extend(session.started_at for _ in new)
-            self.index([c.text for c in new])
-            if tracing():
-                self._trace_units(session, new)
+        position = len(self.log)
+        self.log.append(session)
+        new = chunk_session(session, position, self.config.granularity)
+        self.chunks.extend(new)
+        self._started_at.extend(session.started_at for _ in new)
+        self.index([c.text for c in new])
+        if tracing():
+            self._trace_units(session, new)
 
     def _trace_units(self, session: Session, chunks: Sequence[Chunk]) -> None:
-        """One ``index`` operation per unit: from exactly its turns to the unit's text."""
-        for chunk in chunks:
-            turns = [session.turns[t] for t in chunk.turn_positions]
-            source = [t.id for t in turns]
-            with write_op(
-                "index", "indexing", session, turn_reads(turns), source_turn_ids=source
-            ) as op:
-                op.write(unit_var(chunk.id), chunk.text)
+        """One ``index`` operation per session: from its turns to its units.
+
+        Each unit names its turns (``source_turn_ids``) and is written as their transcript, so a
+        trace that refers to the benchmark stores the ids, not the text again.
+        """
+        sources: dict[str, list[str]] = {}
+        with write_op("index", "indexing", session, turn_reads(session.turns)) as op:
+            for chunk in chunks:
+                turns = [session.turns[t] for t in chunk.turn_positions]
+                identity = unit_var(chunk.id)
+                op.write(identity, TurnTranscript(tuple(t.id for t in turns), chunk.text))
+                sources[identity] = [t.id for t in turns]
+            op.set(source_turn_ids=sources)
 
     @abstractmethod
     def index(self, texts: Sequence[str]) -> None:
@@ -105,10 +111,8 @@ class RagMemory(MemorySystem):
     def _turn_ids(self, chunk: Chunk) -> tuple[str, ...]:
         return tuple(self.log.turn(chunk.session_position, t).id for t in chunk.turn_positions)
 
-    @traced_retrieve(ranked=True)
     async def retrieve(self, question: Question) -> RetrievedContext:
         """Rank, keep ``top_k``, restore time order and render with session headers."""
-        started = time.perf_counter()
         allowed = np.array(
             [asked_after(s, question.asked_at) for s in self._started_at], dtype=np.bool_
         )
@@ -123,7 +127,6 @@ class RagMemory(MemorySystem):
         )
         return self._context(
             render_positioned(excerpt),
-            started,
             item_ids=tuple(self.chunks[i].id for i in picked),
             source_turn_ids=tuple(t.id for _, s in excerpt for t in s.turns),
             granularity=self.config.granularity,

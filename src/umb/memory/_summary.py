@@ -7,7 +7,6 @@ session's most salient sentences (dates, numbers, names, changes), rewritten in 
 
 from __future__ import annotations
 
-import time
 from collections import Counter
 from dataclasses import dataclass
 
@@ -22,7 +21,6 @@ from umb.memory._text import split_sentences
 from umb.memory._tracing import (
     read_items,
     summary_var,
-    traced_retrieve,
     tracing,
     turn_reads,
     write_op,
@@ -84,10 +82,9 @@ class SummaryMemory(MemorySystem):
 
     async def ingest(self, session: Session) -> None:
         """Summarise the session and keep the summary."""
-        with self._timed_write(session):
-            summary = await self.summarize(session)
-            if summary.text:
-                self.summaries.append(summary)
+        summary = await self.summarize(session)
+        if summary.text:
+            self.summaries.append(summary)
 
     async def summarize(self, session: Session) -> SessionSummary:
         """Summarise one session (traced as its ``summarize`` operation).
@@ -129,17 +126,14 @@ class SummaryMemory(MemorySystem):
         text, turn_ids = extractive_summary(session)
         return SessionSummary(session.id, session.started_at, text, turn_ids)
 
-    @traced_retrieve(ranked=False)
     async def retrieve(self, question: Question) -> RetrievedContext:
         """Every summary of a session before the question, ``[date] summary`` per line."""
-        started = time.perf_counter()
         seen = [s for s in self.summaries if asked_after(s.at, question.asked_at)]
         turn_ids = dict.fromkeys(t for s in seen for t in s.source_turn_ids)
         if tracing():
             read_items(summary_var(s.session_id) for s in seen)
         return self._context(
             render_units(seen),
-            started,
             item_ids=tuple(s.session_id for s in seen),
             source_turn_ids=tuple(turn_ids),
             write_stats=dict(sorted(self.stats.items())),

@@ -10,9 +10,12 @@ from __future__ import annotations
 
 import dataclasses
 import functools
+import time
 from collections.abc import Callable, Coroutine, Iterable, Sequence
+from contextvars import ContextVar
 from typing import TYPE_CHECKING, Any, TypeVar
 
+from umb._tokens import estimate_tokens
 from umb.bench import Question, Session, Turn
 from umb.trace import context_var, current_op, current_tracer, operation, query_var, turn_var, var
 from umb.trace._null import NULL_OP, OpHandle
@@ -21,6 +24,14 @@ if TYPE_CHECKING:
     from umb.memory._api import MemorySystem, RetrievedContext
 
 S = TypeVar("S", bound="MemorySystem")
+
+#: Set on a wrapped ``ingest`` / ``retrieve``, so a method is never wrapped twice.
+WRAPPED = "__umb_traced__"
+
+# The system whose ingest / retrieve is running in this task: an overriding method that calls
+# ``super()`` runs the wrapper twice, and only the outer call records and times.
+_WRITING: ContextVar[object] = ContextVar("umb_memory_writing", default=None)
+_READING: ContextVar[object] = ContextVar("umb_memory_reading", default=None)
 
 #: Contexts longer than this are written without their text: a whole long history per question
 #: would make the trace as big as every prompt put together.
@@ -109,38 +120,83 @@ def read_items(identities: Iterable[str]) -> None:
         op.read(identity)
 
 
-def traced_retrieve(
-    ranked: bool,
-) -> Callable[
-    [Callable[[S, Question], Coroutine[Any, Any, RetrievedContext]]],
-    Callable[[S, Question], Coroutine[Any, Any, RetrievedContext]],
-]:
-    """Record each call of a system's ``retrieve`` as the question's ``retrieve`` operation.
+def traced_ingest(
+    fn: Callable[[S, Session], Coroutine[Any, Any, None]],
+) -> Callable[[S, Session], Coroutine[Any, Any, None]]:
+    """Time each call of a system's ``ingest`` and record it as the session's ``ingest`` operation.
 
-    The operation reads the query; the method adds what it placed in the context with
-    :func:`read_items` (best first when ``ranked``); the context text is written as the
-    question's context. The returned context carries the operation id (``trace_op_id``).
+    :class:`MemorySystem` applies it to every subclass's ``ingest`` when the class is defined.
+    The time spent is added to ``write_latency_s``; the operation reads every turn of the session
+    and is the parent of the operations recorded inside. A subclass's ``ingest`` that calls
+    ``super().ingest`` is one operation, timed once.
     """
+    if getattr(fn, WRAPPED, False):
+        return fn
 
-    def decorate(
-        fn: Callable[[S, Question], Coroutine[Any, Any, RetrievedContext]],
-    ) -> Callable[[S, Question], Coroutine[Any, Any, RetrievedContext]]:
-        @functools.wraps(fn)
-        async def retrieve(self: S, question: Question) -> RetrievedContext:
+    @functools.wraps(fn)
+    async def ingest(self: S, session: Session) -> None:
+        if _WRITING.get() is self:  # an overriding ingest calling super().ingest
+            return await fn(self, session)
+        token = _WRITING.set(self)
+        started = time.perf_counter()
+        try:
+            with ingest_op(session):
+                await fn(self, session)
+        finally:
+            self.write_latency_s += time.perf_counter() - started
+            _WRITING.reset(token)
+
+    setattr(ingest, WRAPPED, True)
+    return ingest
+
+
+def traced_retrieve(
+    fn: Callable[[S, Question], Coroutine[Any, Any, RetrievedContext]],
+) -> Callable[[S, Question], Coroutine[Any, Any, RetrievedContext]]:
+    """Time, count and record each call of a system's ``retrieve``.
+
+    :class:`MemorySystem` applies it to every subclass's ``retrieve`` when the class is defined.
+    The call is the question's ``retrieve`` operation: it reads the query; the method adds what it
+    placed in the context with :func:`read_items` (best first when the class sets ``ranked``);
+    the context text is written as the question's context. The returned context carries the
+    operation id (``trace_op_id``), its token estimate, and ``write_latency_s`` (ingest time so
+    far) and ``retrieve_latency_s`` (this call) in its ``meta``.
+    """
+    if getattr(fn, WRAPPED, False):
+        return fn
+
+    @functools.wraps(fn)
+    async def retrieve(self: S, question: Question) -> RetrievedContext:
+        if _READING.get() is self:  # an overriding retrieve calling super().retrieve
+            return await fn(self, question)
+        token = _READING.set(self)
+        started = time.perf_counter()
+        op_id = None
+        try:
             if not current_tracer().enabled:
-                return await fn(self, question)
-            reads = [(query_var(question.id), question.query)]
-            with operation("retrieve", "retrieval", reads=reads, ranked=ranked) as op:
                 context = await fn(self, question)
-                text = context.text
-                if len(text) <= MAX_CONTEXT_VALUE_CHARS:
-                    op.write(context_var(question.id), text)
-                else:
-                    op.write(context_var(question.id))
-                    op.set(context_chars=len(text))
-                op.set(items=len(context.item_ids))
-            return dataclasses.replace(context, trace_op_id=op.id)
+            else:
+                reads = [(query_var(question.id), question.query)]
+                with operation("retrieve", "retrieval", reads=reads, ranked=self.ranked) as op:
+                    context = await fn(self, question)
+                    text = context.text
+                    if len(text) <= MAX_CONTEXT_VALUE_CHARS:
+                        op.write(context_var(question.id), text)
+                    else:
+                        op.write(context_var(question.id))
+                        op.set(context_chars=len(text))
+                    op.set(items=len(context.item_ids))
+                op_id = op.id
+        finally:
+            _READING.reset(token)
+        meta = {
+            **context.meta,
+            "write_latency_s": self.write_latency_s,
+            "retrieve_latency_s": time.perf_counter() - started,
+        }
+        return dataclasses.replace(
+            context, tokens=estimate_tokens(context.text), meta=meta, trace_op_id=op_id
+        )
 
-        return retrieve
-
-    return decorate
+    setattr(retrieve, WRAPPED, True)
+    return retrieve

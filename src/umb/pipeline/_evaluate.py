@@ -25,5 +25,5 @@ def evaluate(config: RunConfig, *, progress: bool | None = None) -> RunOutcome:
     """
     outcome = run_eval(config, progress=progress)
     if trace_paths(config.out):
-        attribute_run(config.out, bench=config.bench)
+        attribute_run(config.out, bench=config.bench, progress=progress)
     return outcome

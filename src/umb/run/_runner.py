@@ -32,7 +32,7 @@ from umb.run._config import RunConfig, build_header, check_header
 from umb.run._log import HEADER, INVOCATIONS, RECORDS, RecordLog, append_line, run_lock
 from umb.run._record import answer_question
 from umb.run._results import write_results
-from umb.run._traces import RunTracers, record_retrieval
+from umb.run._traces import RunTracers
 from umb.scoring._adapters import PeerScoring
 from umb.scoring._judge import Judge
 from umb.scoring._peer import NATIVE_SCORER
@@ -100,7 +100,7 @@ async def arun_eval(config: RunConfig, *, progress: bool | None = None) -> RunOu
             meter = UsageMeter()
             total = sum(len(v) for v in pending.values())
             trace_meta = {"benchmark": bench.content_hash, "models": header.get("models")}
-            run = _Evaluation(config, log, meter, total, progress, trace_meta)
+            run = _Evaluation(config, log, meter, total, progress, trace_meta, bench.root)
             try:
                 await run.execute(bench, pending, _latest_asked(questions))
             finally:
@@ -188,6 +188,7 @@ class _Evaluation:
         total: int,
         progress: bool | None,
         trace_meta: dict[str, Any],
+        bench_root: Path,
     ) -> None:
         from tqdm import tqdm
 
@@ -214,7 +215,9 @@ class _Evaluation:
         elif judge_model is not None:
             self.judge = Judge(judge_model, votes=config.judge_votes)
         self.extractor = self._load(config.extractor, "extractor", options, meter)
-        self.tracers = RunTracers(config.out, enabled=config.trace, meta=trace_meta)
+        self.tracers = RunTracers(
+            config.out, enabled=config.trace, meta=trace_meta, bench=bench_root
+        )
         self.include_gold = self.answerer.spec == "oracle"
         slots = max(1, config.concurrency)
         self.jobs = asyncio.Semaphore(slots)
@@ -338,8 +341,6 @@ class _Evaluation:
                 finally:
                     if not retrieved.done():
                         retrieved.set_result(None)
-                if tracer.enabled and context.trace_op_id is None:
-                    context = record_retrieval(question, context)
                 record = await answer_question(
                     self.answerer,
                     question,

@@ -8,16 +8,17 @@ The runner records the ``answer`` and ``score`` operations of each question (and
 
 from __future__ import annotations
 
-import dataclasses
+import os
 from pathlib import Path
 from typing import Any, Final
 
 from umb.bench import Question
-from umb.memory import RetrievedContext
 from umb.models._api import GenerateResult
 from umb.trace import (
     BaseTracer,
+    InputsRef,
     OpHandle,
+    TraceConfig,
     answer_var,
     context_var,
     judgement_var,
@@ -51,12 +52,20 @@ class RunTracers:
         run_dir: The run directory.
         enabled: False gives every system the no-op tracer and writes nothing (``--no-trace``).
         meta: Written into each trace's header, with the system's name added.
+        bench: The benchmark directory: the traces refer to its turns instead of copying them.
     """
 
-    def __init__(self, run_dir: Path, *, enabled: bool, meta: dict[str, Any]) -> None:
+    def __init__(
+        self, run_dir: Path, *, enabled: bool, meta: dict[str, Any], bench: Path | None = None
+    ) -> None:
         self.run_dir = run_dir
         self.enabled = enabled
         self.meta = meta
+        self._config = TraceConfig()
+        if bench is not None and isinstance(meta.get("benchmark"), str):
+            # Relative to the traces' folder, so a run directory moved with its benchmark works.
+            rel = os.path.relpath(bench.resolve(), (run_dir / TRACES).resolve())
+            self._config = TraceConfig(inputs=InputsRef(meta["benchmark"], Path(rel).as_posix()))
         self._open: dict[str, BaseTracer] = {}
 
     def get(self, system: str) -> BaseTracer:
@@ -67,6 +76,7 @@ class RunTracers:
                 trace_path(self.run_dir, system),
                 enabled=self.enabled,
                 resume=True,
+                config=self._config,
                 meta={"system": system, **self.meta},
             )
         return tracer
@@ -75,18 +85,6 @@ class RunTracers:
         """Flush and close every trace opened."""
         for tracer in self._open.values():
             tracer.close()
-
-
-def record_retrieval(question: Question, context: RetrievedContext) -> RetrievedContext:
-    """Record a ``retrieve`` operation for a system that records none (a plug-in).
-
-    It reads the query and writes the context; what the system read to build it is unknown.
-    """
-    reads = ((query_var(question.id), question.query),)
-    with operation("retrieve", "retrieval", reads=reads, recorded_by="runner") as op:
-        op.write(context_var(question.id), context.text)
-        op.set(items=len(context.item_ids))
-    return dataclasses.replace(context, trace_op_id=op.id)
 
 
 def answer_op(question: Question, model: str) -> OpHandle:

@@ -24,6 +24,7 @@ from umb.trace._ids import (
     turn_var,
     var,
 )
+from umb.trace._inputs import BenchmarkTurns, InputsRef, TurnTranscript
 from umb.trace._model import Operation, ScopeInfo, StoredValue, Subgraph, VarVersion
 from umb.trace._null import NULL_TRACER, BaseTracer, NullTracer, OpHandle, use_tracer
 from umb.trace._reader import read_trace
@@ -35,6 +36,8 @@ __all__ = [
     "FORMAT_VERSION",
     "NULL_TRACER",
     "BaseTracer",
+    "BenchmarkTurns",
+    "InputsRef",
     "NullTracer",
     "OpHandle",
     "Operation",
@@ -44,6 +47,7 @@ __all__ = [
     "Trace",
     "TraceConfig",
     "Tracer",
+    "TurnTranscript",
     "VarVersion",
     "answer_var",
     "bind_context",

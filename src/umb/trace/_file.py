@@ -14,7 +14,8 @@ import orjson
 from umb._errors import DataError
 
 FORMAT_NAME = "umb-trace"
-FORMAT_VERSION = 1
+FORMAT_VERSION = 2
+"""2: benchmark inputs by reference (see :mod:`umb.trace._inputs`); 1 is still read."""
 
 DUMP_OPTS = orjson.OPT_APPEND_NEWLINE | orjson.OPT_SERIALIZE_NUMPY
 """orjson options of a trace line (used with ``default=json_fallback``).

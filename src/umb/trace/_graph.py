@@ -6,6 +6,8 @@ from collections import deque
 from collections.abc import Iterable, Iterator, Sequence
 from typing import Any
 
+from umb.trace._ids import make_preview, preview_of
+from umb.trace._inputs import TURN_PREFIX, BenchmarkTurns, transcript
 from umb.trace._model import NodeKey, Operation, ScopeInfo, StoredValue, Subgraph, VarVersion
 
 
@@ -37,6 +39,9 @@ class Trace:
         self.annotations = [dict(a) for a in annotations]
         """MemTraceBench ``data.annotations`` of an imported graph, unknown keys included."""
         self.torn_tail = torn_tail
+        self.inputs: BenchmarkTurns | None = None
+        """The benchmark turns a format-2 trace refers to (set by :func:`read_trace`)."""
+        self._texts: dict[str, str] = {}  # transcripts built from the inputs, by value hash
         self._op = {o.id: o for o in self.ops}
         self._nodes: dict[NodeKey, VarVersion] = {}
         self._versions: dict[str, list[VarVersion]] = {}
@@ -85,14 +90,50 @@ class Trace:
         return list(self._versions.get(identity, ()))
 
     def value(self, node: VarVersion) -> Any:
-        """The recorded value of a version (``None`` when not recorded)."""
-        sv = self.values.get(node.value_hash) if node.value_hash else None
-        return sv.value if sv is not None else None
+        """The recorded value of a version (``None`` when not recorded).
+
+        A benchmark turn, or a transcript of turns, that the trace holds by reference is read
+        from the benchmark (:attr:`inputs`).
+        """
+        if node.value_hash is None:
+            return self._input(node)
+        sv = self.values.get(node.value_hash)
+        if sv is None:
+            return None
+        if sv.turns is not None:
+            text = self._texts.get(sv.hash)
+            if text is None and (text := self._transcript(sv.turns)) is not None:
+                self._texts[sv.hash] = text
+            return text
+        return sv.value
 
     def preview(self, node: VarVersion) -> str:
         """A one-line excerpt of a version's value (``""`` when not recorded)."""
         sv = self.values.get(node.value_hash) if node.value_hash else None
-        return sv.preview if sv is not None else ""
+        if sv is not None and sv.turns is None:
+            return sv.preview
+        value = self.value(node)
+        return (
+            ""
+            if value is None
+            else make_preview(value)
+            if isinstance(value, str)
+            else (preview_of(value))
+        )
+
+    def _input(self, node: VarVersion) -> str | None:
+        if self.inputs is None or node.writer is not None:
+            return None
+        if not node.identity.startswith(TURN_PREFIX):
+            return None
+        turn = self.inputs.get(node.identity[len(TURN_PREFIX) :])
+        return turn.text if turn is not None else None
+
+    def _transcript(self, turn_ids: tuple[str, ...]) -> str | None:
+        if self.inputs is None:
+            return None
+        turns = [self.inputs.get(t) for t in turn_ids]
+        return transcript(t for t in turns if t is not None)
 
     def writers(self, identity: str, version: int | None = None) -> list[Operation]:
         """Operations that wrote ``identity`` (one version, or every version), in seq order."""
@@ -226,12 +267,12 @@ class Trace:
         self, starts: Iterable[NodeKey], *, upstream: bool, max_depth: int | None
     ) -> Subgraph:
         index = self._writers if upstream else self._readers
-        seen_n: set[NodeKey] = set()
+        seen_n: dict[NodeKey, None] = {}  # a dict keeps discovery order (a set would not)
         seen_o: dict[str, Operation] = {}
         queue: deque[tuple[NodeKey, int]] = deque()
         for k in starts:
             if k not in seen_n:
-                seen_n.add(k)
+                seen_n[k] = None
                 queue.append((k, 0))
         while queue:
             key, depth = queue.popleft()
@@ -243,7 +284,7 @@ class Trace:
                 op = seen_o[oid] = self._op[oid]
                 for nk in op.reads if upstream else op.writes:
                     if nk not in seen_n:
-                        seen_n.add(nk)
+                        seen_n[nk] = None
                         queue.append((nk, depth + 1))
         nodes = tuple(self._nodes[k] for k in seen_n if k in self._nodes)
         return Subgraph(tuple(sorted(seen_o.values(), key=lambda o: o.seq)), nodes)

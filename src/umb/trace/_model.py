@@ -96,6 +96,9 @@ class StoredValue:
     size: int
     preview: str
     value: Any
+    turns: tuple[str, ...] | None = None
+    """For a transcript stored by reference: its turns' ids (``value`` is then ``None``;
+    :meth:`Trace.value` builds the text from the benchmark)."""
 
 
 @dataclass(frozen=True, slots=True)

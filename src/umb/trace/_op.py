@@ -110,13 +110,20 @@ class _Op(OpHandle):
             self.error = f"{exc_type.__name__}: {exc}"[: tr.config.max_error_chars]
         scope = self.scope
         rec = {
-            "t": "op", "id": self.id, "seq": self.seq, "scope": scope.key, "a": scope.attempt,
-            "name": self.name, "cat": self.category, "reads": self.reads, "writes": self.writes,
-            "status": self.status, "start": tr._wall0 + (self._t0 - tr._perf0) * 1e-9,
-            "dur_us": (t1 - self._t0) / 1000,
+            "t": "op", "id": self.id, "seq": self.seq, "name": self.name, "cat": self.category,
+            "start": round(tr._wall0 + (self._t0 - tr._perf0) * 1e-9, 4),
+            "dur_us": round((t1 - self._t0) / 1000, 1),
         }  # fmt: skip
-        # Fields that are usually empty are left out (the reader defaults them): smaller lines,
-        # and less to build and serialise on the hot path.
+        # Format 2 leaves out what the reader can default or derive: the scope (the id's
+        # prefix), attempt 1, status ok, no reads or writes; a read of version 1 is its identity.
+        if scope.attempt != 1:
+            rec["a"] = scope.attempt
+        if self.reads:
+            rec["reads"] = [r[0] if r[1] == 1 else r for r in self.reads]
+        if self.writes:
+            rec["writes"] = self.writes
+        if self.status != "ok":
+            rec["status"] = self.status
         if self.parent is not None:
             rec["parent"] = self.parent
         if self.error is not None:

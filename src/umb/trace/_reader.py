@@ -5,28 +5,53 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from umb.trace._file import scan_trace
+from umb._errors import DataError
+from umb.trace._file import FORMAT_NAME, FORMAT_VERSION, RawTrace, scan_trace
 from umb.trace._graph import Trace
 from umb.trace._ids import preview_of
+from umb.trace._inputs import TURN_PREFIX, BenchmarkTurns, inputs_of
 from umb.trace._model import NodeKey, Operation, ScopeInfo, StoredValue, VarVersion
 from umb.trace._resume import Selection, select
 
 
-def read_trace(path: str | Path) -> Trace:
+def read_trace(path: str | Path, *, inputs: BenchmarkTurns | None = None) -> Trace:
     """Read a trace file written by :class:`Tracer` (possibly over several resumed runs).
 
     Keeps, per scope, the latest committed attempt (or the latest attempt when none committed),
     so every operation appears once. A torn last line, left by a killed writer, is skipped
     (``trace.torn_tail``). Inconsistencies are listed in ``trace.issues``.
 
+    Args:
+        path: The trace file.
+        inputs: The turns of the benchmark the trace refers to (format 2). By default they are
+            read, when a value needs them, from the benchmark the header names.
+
     Raises:
-        DataError: The file is missing or damaged before its last line.
+        DataError: The file is missing, damaged before its last line, or of a format this
+            version of umb cannot read.
     """
     raw = scan_trace(Path(path))
+    _check_format(raw)
     sel = select(raw)
     trace = build_trace(sel)
     trace.torn_tail = raw.torn_tail
+    if "inputs" in trace.meta:
+        dialogues = {s.attrs["dialogue_id"] for s in trace.scopes.values()
+                     if isinstance(s.attrs.get("dialogue_id"), str)}  # fmt: skip
+        trace.inputs = inputs or inputs_of(trace.meta, Path(path), dialogues)
     return trace
+
+
+def _check_format(raw: RawTrace) -> None:
+    for lineno, rec in raw.records:
+        if rec["t"] != "open":
+            continue
+        version = rec.get("version")
+        if rec.get("format") != FORMAT_NAME or not isinstance(version, int):
+            raise DataError(str(raw.path), lineno, "not an umb trace (no umb-trace header)")
+        if version > FORMAT_VERSION:
+            why = f"trace format {version} is newer than this umb reads (1 to {FORMAT_VERSION})"
+            raise DataError(str(raw.path), lineno, f"{why}; upgrade umb")
 
 
 def _operation(rec: dict[str, Any], scope_attrs: dict[str, Any]) -> Operation:
@@ -38,7 +63,7 @@ def _operation(rec: dict[str, Any], scope_attrs: dict[str, Any]) -> Operation:
         category=rec.get("cat", "operation"),
         scope=rec["scope"],
         attempt=rec.get("a", 1),
-        reads=tuple((r[0], r[1]) for r in rec.get("reads", ())),
+        reads=tuple((r, 1) if type(r) is str else (r[0], r[1]) for r in rec.get("reads", ())),
         writes=tuple((w[0], w[1]) for w in rec.get("writes", ())),
         status=rec.get("status", "ok"),
         error=rec.get("error"),
@@ -57,6 +82,8 @@ def build_trace(sel: Selection) -> Trace:
     issues: list[str] = []
     values = {
         h: StoredValue(h, r.get("size", 0), preview_of(r.get("value")), r.get("value"))
+        if "turns" not in r
+        else StoredValue(h, r.get("size", 0), "", None, tuple(r["turns"]))
         for h, r in sel.values.items()
     }
     nodes: dict[NodeKey, VarVersion] = {}
@@ -80,11 +107,20 @@ def build_trace(sel: Selection) -> Trace:
                     continue
                 deleted = len(w) > 3 and w[3] == "d"
                 nodes[wkey] = VarVersion(w[0], w[1], w[2], deleted, op.id)
+    # Format 2 records a benchmark turn by its identity alone: it is an input, version 1.
+    by_reference = any("inputs" in (o.get("meta") or {}) for o in sel.opens)
     for op in ops.values():
         for identity, version in op.reads:
-            if (identity, version) not in nodes:
+            if (identity, version) in nodes:
+                continue
+            if by_reference and identity.startswith(TURN_PREFIX):
+                nodes[(identity, version)] = VarVersion(identity, version, None)
+            else:
                 issues.append(f"{op.id} read {identity}@{version}, which the trace does not hold")
     for rec in sel.diverged:
         issues.append(f"replay of scope {rec['scope']} diverged: {rec.get('detail', '')}")
     meta = dict(sel.opens[0].get("meta") or {}) if sel.opens else {}
+    for o in sel.opens:  # a trace resumed by a newer umb: the inputs of its later opens
+        if "inputs" in (o.get("meta") or {}):
+            meta["inputs"] = o["meta"]["inputs"]
     return Trace(ops.values(), nodes.values(), values, scopes=scopes, meta=meta, issues=issues)

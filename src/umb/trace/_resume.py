@@ -50,6 +50,14 @@ def _attempt(sel: Selection, key: str, a: int) -> Attempt:
     return att
 
 
+def _fill_op(rec: dict[str, Any]) -> None:
+    """Put back what format 2 leaves out of an op record (see :mod:`umb.trace._op`)."""
+    if "scope" not in rec:
+        rec["scope"] = rec["id"].rsplit("/", 1)[0]
+    rec.setdefault("a", 1)
+    rec.setdefault("writes", [])
+
+
 def select(raw: RawTrace | None) -> Selection:
     """Sort the records of ``raw`` into attempts and pick the attempt kept for each scope."""
     sel = Selection()
@@ -58,6 +66,7 @@ def select(raw: RawTrace | None) -> Selection:
     for _, rec in raw.records:
         t = rec["t"]
         if t == "op":
+            _fill_op(rec)
             _attempt(sel, rec["scope"], rec["a"]).ops.append(rec)
             sel.max_seq = max(sel.max_seq, rec["seq"])
         elif t == "val":

@@ -22,6 +22,7 @@ from umb.trace._file import (
     scan_trace,
 )
 from umb.trace._ids import HASH_CHARS, digest, utf8
+from umb.trace._inputs import TURN_PREFIX, InputsRef, TurnTranscript
 from umb.trace._null import NULL_TRACER, BaseTracer, OpHandle
 from umb.trace._op import _Op
 from umb.trace._resume import ResumeState, resume_state
@@ -47,6 +48,9 @@ class TraceConfig:
     """fsync after each write: survives power loss, not only a killed process; slower."""
     max_error_chars: int = 500
     """Exception messages are cut to this length."""
+    inputs: InputsRef | None = None
+    """The benchmark the traced work reads: its turns and their transcripts are then recorded
+    by id, not copied (see :mod:`umb.trace._inputs`)."""
 
 
 class _Scope:
@@ -124,9 +128,13 @@ class Tracer(BaseTracer):
         if raw is not None:
             self._file.cut_torn_tail(raw.valid_bytes)
         self.open_no = self._state.opens + 1
+        self._inputs = self.config.inputs
+        header = dict(meta or {})
+        if self._inputs is not None:
+            header["inputs"] = self._inputs.to_meta()
         self._file.append(
             {"t": "open", "format": FORMAT_NAME, "version": FORMAT_VERSION,
-             "open": self.open_no, "time": self._wall0, "meta": meta or {}}
+             "open": self.open_no, "time": self._wall0, "meta": header}
         )  # fmt: skip
         self._root = self._begin_scope(f"run{self.open_no}", "run", {}, top=True)
         self._closed = False
@@ -194,11 +202,27 @@ class Tracer(BaseTracer):
                 self._seen.add(h)
                 self._queue.append(known[1])
             return h
+        if type(value) is TurnTranscript:
+            return self._transcript(value)
         h, size, payload = digest(value)
         if h not in self._seen:
             # Two threads may both queue the same new value: harmless, the reader keeps one.
             self._seen.add(h)
             self._queue.append(dump_record({"t": "val", "h": h, "size": size, "value": payload}))
+        return h
+
+    def _transcript(self, value: TurnTranscript) -> str:
+        """Hash a transcript as its text; store its turn ids (the text without inputs)."""
+        raw = utf8(value.text)
+        h = _sha256(raw).hexdigest()[:HASH_CHARS]
+        if h not in self._seen:
+            self._seen.add(h)
+            stored: dict[str, Any] = {"t": "val", "h": h, "size": len(raw)}
+            if self._inputs is not None:
+                stored["turns"] = value.turn_ids
+            else:
+                stored["value"] = value.text
+            self._queue.append(dump_record(stored))
         return h
 
     def _next_version(self, identity: str) -> int:
@@ -214,6 +238,10 @@ class Tracer(BaseTracer):
     def _register_source(
         self, identity: str, value: Any, force: bool = False
     ) -> tuple[int, str | None]:
+        if self._inputs is not None and not force and identity.startswith(TURN_PREFIX):
+            # A benchmark turn: the reader knows it as version 1 of an input, no record needed.
+            with self._lock:
+                return self._cur.setdefault(identity, (self._max.setdefault(identity, 1), None))
         h = self._value(value)
         with self._lock:
             cur = self._cur.get(identity)

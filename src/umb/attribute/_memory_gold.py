@@ -1,0 +1,156 @@
+"""What the memory metrics compare a store with: the gold facts of a benchmark, indexed.
+
+Per character: who it is (its names, for the subject check), the facts it has, which of them set
+a tracked attribute and when a later value supersedes them, its attribute changes (old -> new),
+and when the world first involves each value (a value never involved by then is fabricated).
+Per dialogue: which of the character's facts each session states.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from typing import Any
+
+from umb.attribute._facts import Need, states, tokens
+from umb.bench import Dialogue, Fact
+
+#: Values too generic to mark a memory as fabricated when the world never gave them to someone.
+GENERIC_VALUES = frozenset({"none", "no", "yes", "single"})
+
+
+def need_of(value: str, label: str = "value") -> Need:
+    """A one-value :class:`Need`, matched the way attribution matches answers."""
+    return Need(label, (value,))
+
+
+@dataclass(frozen=True, slots=True)
+class Change:
+    """One change of a tracked attribute, as the world's event records it."""
+
+    event_id: str
+    attribute: str
+    old: str
+    new: str
+    at: str
+    fact_ids: tuple[str, ...]
+    """The character's facts stating the new value (the event's slot, its change sentence)."""
+
+
+@dataclass
+class Person:
+    """One character, as the metrics need it."""
+
+    id: str
+    names: tuple[Need, ...]
+    """Full and first name: a memory naming one is about this character."""
+    facts: list[Fact] = field(default_factory=list)
+    tracked: set[str] = field(default_factory=set)
+    """Ids of facts that set a tracked attribute (the timeline's value at their time)."""
+    changes: list[Change] = field(default_factory=list)
+
+
+class GoldIndex:
+    """The gold of a benchmark for the memory metrics (see the module docstring)."""
+
+    def __init__(self, facts: dict[str, Fact], world: dict[str, Any]) -> None:
+        self.facts = facts
+        self.people: dict[str, Person] = {}
+        for c in world.get("characters", ()):
+            names = tuple(need_of(n, "name") for n in dict.fromkeys([c["name"], c["first_name"]]))
+            self.people[c["id"]] = Person(c["id"], names)
+        self.kinds: dict[str, str] = {}
+        timelines = world.get("timelines", {})
+        for f in sorted(facts.values(), key=lambda f: (f.at, f.id)):
+            person = self.people.setdefault(f.character_id, Person(f.character_id, ()))
+            person.facts.append(f)
+            points = timelines.get(f.character_id, {}).get(f.attribute, [])
+            current = [p["value"] for p in points if p["at"] <= f.at]
+            if current and current[-1] == f.value:
+                person.tracked.add(f.id)
+        for e in world.get("events", ()):
+            self.kinds[e["id"]] = str(e.get("kind") or e.get("category") or "event")
+            for ch in e.get("state_changes", ()):
+                for cid in [e["character_id"], *e.get("participants", ())]:
+                    person = self.people.get(cid)
+                    if person is None:
+                        continue
+                    stating = tuple(f.id for f in person.facts if f.event_id == e["id"]
+                                    and f.attribute == ch["attribute"] and f.value == ch["new"])  # fmt: skip
+                    if stating:
+                        person.changes.append(Change(e["id"], ch["attribute"], str(ch["old"]),
+                                                     str(ch["new"]), e["at"], stating))  # fmt: skip
+        self._others: dict[str, tuple[Need, ...]] = {}
+        self._vocab: dict[str, list[str]] = {}
+        for f in facts.values():
+            toks = tokens(f.value)
+            if toks and f.value.lower() not in GENERIC_VALUES and len("".join(toks)) > 2:
+                self._vocab.setdefault(toks[0], []).append(f.value)
+        for first, values in self._vocab.items():
+            self._vocab[first] = sorted(set(values))
+        self._involved: dict[tuple[str, str], str | None] = {}
+
+    def kind_of(self, fact: Fact) -> str:
+        """The event kind of a fact (``initial_state`` for a character's starting attributes)."""
+        return self.kinds.get(fact.event_id, "initial_state")
+
+    def about(self, text: str, person: Person) -> bool:
+        """Whether ``text`` is about ``person``: it names them, or names no other character."""
+        if any(states(text, n) for n in person.names):
+            return True
+        others = self._others.get(person.id)
+        if others is None:
+            mine = {n.values[0] for n in person.names}
+            others = tuple(n for p in self.people.values() if p.id != person.id
+                           for n in p.names if n.values[0] not in mine)  # fmt: skip
+            self._others[person.id] = others
+        present = set(tokens(text))
+        return not any(tokens(n.values[0])[0] in present and states(text, n) for n in others)
+
+    def world_values(self, text: str) -> Iterable[str]:
+        """Values of any fact of the benchmark that ``text`` states (whole normalised tokens)."""
+        for tok in dict.fromkeys(tokens(text)):
+            for value in self._vocab.get(tok, ()):
+                if states(text, need_of(value)):
+                    yield value
+
+    def involved_since(self, person: Person, value: str, told: dict[str, str]) -> str | None:
+        """When the world first involves ``person`` with ``value`` (a fact of theirs states it).
+
+        ``told`` maps a fact id to when a session first stated it, for a fact told before its
+        own time (a plan, say); the earlier of the two counts.
+        """
+        key = (person.id, value)
+        if key not in self._involved:
+            need = need_of(value)
+            times = [min(f.at, told.get(f.id, f.at)) for f in person.facts
+                     if states(f.text, need) or states(f.value, need)]  # fmt: skip
+            self._involved[key] = min(times) if times else None
+        return self._involved[key]
+
+
+@dataclass(frozen=True)
+class DialogueGold:
+    """One dialogue: its character and, per session in time order, the facts it states."""
+
+    dialogue_id: str
+    person: Person
+    sessions: tuple[tuple[str, str], ...]
+    """``(session id, started_at)`` in time order."""
+    stated: tuple[tuple[str, ...], ...]
+    """Per session, the ids of the character's facts its turns state (first mention order)."""
+
+    @classmethod
+    def of(cls, dialogue: Dialogue, gold: GoldIndex, ingested: set[str]) -> DialogueGold:
+        """Read the stated facts off the turns of the ``ingested`` sessions."""
+        person = gold.people.get(dialogue.character_id) or Person(dialogue.character_id, ())
+        sessions = sorted((s for s in dialogue.sessions if s.id in ingested),
+                          key=lambda s: s.started_at)  # fmt: skip
+        stated = []
+        for s in sessions:
+            ids = (fid for t in s.turns for fid in t.fact_ids)
+            mine = (fid for fid in ids if fid in gold.facts
+                    and gold.facts[fid].character_id == person.id)  # fmt: skip
+            stated.append(tuple(dict.fromkeys(mine)))
+        return cls(dialogue.id, person, tuple((s.id, s.started_at) for s in sessions),
+                   tuple(stated))  # fmt: skip

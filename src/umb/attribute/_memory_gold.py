@@ -8,7 +8,9 @@ Per dialogue: which of the character's facts each session states.
 
 from __future__ import annotations
 
+from bisect import bisect_right
 from collections.abc import Iterable
+from itertools import accumulate
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -89,6 +91,7 @@ class GoldIndex:
         for first, values in self._vocab.items():
             self._vocab[first] = sorted(set(values))
         self._involved: dict[tuple[str, str], str | None] = {}
+        self._history: dict[str, tuple[str, list[int]]] = {}
 
     def kind_of(self, fact: Fact) -> str:
         """The event kind of a fact (``initial_state`` for a character's starting attributes)."""
@@ -114,18 +117,22 @@ class GoldIndex:
                 if states(text, need_of(value)):
                     yield value
 
-    def involved_since(self, person: Person, value: str, told: dict[str, str]) -> str | None:
-        """When the world first involves ``person`` with ``value`` (a fact of theirs states it).
-
-        ``told`` maps a fact id to when a session first stated it, for a fact told before its
-        own time (a plan, say); the earlier of the two counts.
-        """
+    def involved_since(self, person: Person, value: str) -> str | None:
+        """When the world first involves ``person`` with ``value``: the time of their earliest
+        fact whose sentence or value states it (None: never)."""
         key = (person.id, value)
         if key not in self._involved:
-            need = need_of(value)
-            times = [min(f.at, told.get(f.id, f.at)) for f in person.facts
-                     if states(f.text, need) or states(f.value, need)]  # fmt: skip
-            self._involved[key] = min(times) if times else None
+            if person.id not in self._history:
+                # One string of the person's facts in time order: a value's first occurrence
+                # is one substring search, its fact found by bisecting the offsets.
+                parts = [f" {' '.join(tokens(f.text))} | {' '.join(tokens(f.value))} "
+                         for f in person.facts]  # fmt: skip
+                starts = list(accumulate((len(p) + 1 for p in parts), initial=0))
+                self._history[person.id] = ("\n".join(parts), starts)
+            joined, starts = self._history[person.id]
+            needle = f" {' '.join(tokens(value))} "
+            at = joined.find(needle) if needle.strip() else -1
+            self._involved[key] = person.facts[bisect_right(starts, at) - 1].at if at >= 0 else None
         return self._involved[key]
 
 

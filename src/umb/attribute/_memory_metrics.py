@@ -27,8 +27,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from umb.attribute._facts import Need, states, states_stale, tokens
-from umb.attribute._memory_gold import Change, DialogueGold, GoldIndex, need_of
+from umb.attribute._facts import Need, covers, states, states_stale, tokens
+from umb.attribute._memory_gold import GENERIC_VALUES, Change, DialogueGold, GoldIndex, need_of
 from umb.attribute._memory_units import DialogueUnits, UnitVersion, tokens_written
 from umb.bench import Fact
 
@@ -101,10 +101,6 @@ def dialogue_metrics(dg: DialogueGold, units: DialogueUnits, gold: GoldIndex) ->
     for v in units.versions:  # a version the trace gives no session belongs to the last one
         last = index.get(v.session_id or "", last)
         by_session.setdefault(max(last, 0), []).append(v)
-    told: dict[str, str] = {}
-    for (_, started), ids in zip(dg.sessions, dg.stated, strict=True):
-        for fid in ids:
-            told.setdefault(fid, started)
     superseded = _superseded(dg, gold)
     store = _Store()
     extracted: dict[str, dict[str, Any]] = {}
@@ -128,7 +124,7 @@ def dialogue_metrics(dg: DialogueGold, units: DialogueUnits, gold: GoldIndex) ->
                 wrote_now.setdefault(fid, v.node_id)
             if about:
                 wrong = [x for x in gold.world_values(v.text)
-                         if (t := gold.involved_since(person, x, told)) is None or t > started]  # fmt: skip
+                         if (t := gold.involved_since(person, x)) is None or t > started]  # fmt: skip
                 if wrong:
                     fabricated.append({"unit": v.node_id, "session_id": sid, "text": v.text,
                                        "values": wrong})  # fmt: skip
@@ -192,13 +188,15 @@ def _update_outcome(
 ) -> dict[str, Any]:
     """Classify one change at the end of the session that stated its new value."""
     need = Need("latest value", (change.new,), stale=(change.old,))
+    # "none" is every empty slot's value: it is stale only in a unit naming the attribute.
+    generic, topic = change.old.lower() in GENERIC_VALUES, change.attribute.replace("_", " ")
     holding, stale = [], []
     for v in store.live.values():
         if v.identity not in store.about:
             continue
         if states(v.text, need):
             holding.append(v.node_id)
-        elif states_stale(v.text, need):
+        elif states_stale(v.text, need) and (not generic or covers(v.text, topic)):
             # A dated event record keeps an old value as history, not as the current one.
             if not any(facts[f].attribute == "event" for f in store.states[v.identity]):
                 stale.append(v.node_id)

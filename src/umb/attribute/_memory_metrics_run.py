@@ -10,7 +10,6 @@ count) and the headline rates under ``memory_metrics`` in ``RUN/results.json``.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, Final
 
@@ -124,20 +123,89 @@ def system_rows(trace: Trace, system: str | None, bench: Benchmark, gold: GoldIn
     return rows
 
 
+class MemoryMetricsRun:
+    """The memory metrics of one run, computed system by system as their traces are read.
+
+    :meth:`add` takes a trace someone else read already (attribution does, in ``umb eval``),
+    so a trace is read once; :meth:`finish` reads the rest, writes the files and returns the
+    summary. Nothing of a trace is kept after :meth:`add`.
+
+    Args:
+        run_dir: A run directory of ``umb eval`` with traces.
+        bench: The benchmark directory (default: the one the run's header names).
+        seed: Bootstrap seed of the intervals.
+
+    Raises:
+        ConfigError: The run has no trace, or names no benchmark.
+        DataError: The run's or the benchmark's files are broken.
+    """
+
+    def __init__(self, run_dir: str | Path, *, bench: str | Path | None = None, seed: int = 0):
+        self.run = Path(run_dir)
+        header = read_json(self.run / HEADER)
+        if not isinstance(header, dict):
+            raise DataError(str(self.run / HEADER), None, "header is not a JSON object")
+        self.paths = run_traces(self.run)
+        if not self.paths:
+            raise ConfigError(f"{self.run}: no traces (was the run made with --no-trace?)")
+        self.bench = Benchmark.open(Path(bench) if bench is not None else bench_dir(self.run, header))
+        self.systems = [str(s) for s in header.get("systems") or sorted(self.paths)]
+        self.seed = seed
+        self.gold = GoldIndex(self.bench.facts, self.bench.world) if self.bench.facts else None
+        self.results: dict[str, dict[str, Any]] = {}
+        self.skipped: dict[str, str] = {}
+        self.rows: dict[str, list[dict[str, Any]]] = {}
+
+    def add(self, system: str, trace: Trace) -> None:
+        """Measure ``system`` on its trace (``""``: a trace holding every system)."""
+        if self.gold is None:
+            return
+        for name in self.systems if system == "" else [system]:
+            if name in self.results or name in self.skipped:
+                continue
+            if not has_memory_units(trace) and not _stores_nothing(name):
+                self.skipped[name] = "keeps raw turns: no memory units in its trace"
+                continue
+            rows = system_rows(trace, name if system == "" else None, self.bench, self.gold)
+            self.rows[name] = rows
+            self.results[name] = summarise_system(name, rows, self.seed)
+
+    def finish(self, *, write: bool = True) -> dict[str, Any]:
+        """Measure the systems not added yet, write the files (when ``write``), return the
+        contents of ``memory_metrics.json``."""
+        if self.gold is None:
+            self.skipped = dict.fromkeys(self.systems, "the benchmark has no facts.jsonl")
+        elif "" in self.paths and len(self.results) + len(self.skipped) < len(self.systems):
+            self.add("", read_trace(self.paths[""]))
+        for system in self.systems:
+            if self.gold is None or system in self.results or system in self.skipped:
+                continue
+            if system not in self.paths:
+                self.skipped[system] = "not traced"
+                continue
+            self.add(system, read_trace(self.paths[system]))
+        order = [s for s in self.systems if s in self.results]
+        out = {"format": FORMAT, "format_version": VERSION,
+               "systems": {s: self.results[s] for s in order}, "skipped": self.skipped}  # fmt: skip
+        if write:
+            detail = [dumps({"system": s, **r}) + b"\n" for s in order for r in self.rows[s]]
+            atomic_write_bytes(self.run / MEMORY_METRICS, dumps_pretty(out))
+            atomic_write_bytes(self.run / MEMORY_METRICS_DETAIL, b"".join(detail))
+            headline = {s: {k: v["value"] for k, v in e["rates"].items()}
+                        for s, e in out["systems"].items()}  # fmt: skip
+            add_to_results(self.run, "memory_metrics", {"file": MEMORY_METRICS,
+                           "systems": headline, "skipped": self.skipped})  # fmt: skip
+        return out
+
+
 def memory_metrics_run(
-    run_dir: str | Path,
-    *,
-    bench: str | Path | None = None,
-    traces: Mapping[str, Trace] | None = None,
-    write: bool = True,
-    seed: int = 0,
+    run_dir: str | Path, *, bench: str | Path | None = None, write: bool = True, seed: int = 0
 ) -> dict[str, Any]:
     """Compute (and write) the memory metrics of every system of a traced run.
 
     Args:
         run_dir: A run directory of ``umb eval`` with traces.
         bench: The benchmark directory (default: the one the run's header names).
-        traces: Traces already read, by system (the rest are read from the run).
         write: Write ``memory_metrics.json``/``.jsonl`` and the summary into ``results.json``.
         seed: Bootstrap seed of the intervals.
 
@@ -148,42 +216,7 @@ def memory_metrics_run(
         ConfigError: The run has no trace, or names no benchmark.
         DataError: The run's or the benchmark's files are broken.
     """
-    run = Path(run_dir)
-    header = read_json(run / HEADER)
-    if not isinstance(header, dict):
-        raise DataError(str(run / HEADER), None, "header is not a JSON object")
-    paths = run_traces(run)
-    if not paths:
-        raise ConfigError(f"{run}: no traces (was the run made with --no-trace?)")
-    b = Benchmark.open(Path(bench) if bench is not None else bench_dir(run, header))
-    systems = [str(s) for s in header.get("systems") or sorted(paths)]
-    out: dict[str, Any] = {"format": FORMAT, "format_version": VERSION, "systems": {},
-                           "skipped": {}}  # fmt: skip
-    detail: list[bytes] = []
-    if not b.facts:
-        out["skipped"] = dict.fromkeys(systems, "the benchmark has no facts.jsonl")
-    else:
-        gold = GoldIndex(b.facts, b.world)
-        shared = read_trace(paths[""]) if "" in paths else None
-        for system in systems:
-            if shared is None and system not in paths:
-                out["skipped"][system] = "not traced"
-                continue
-            trace = shared or (traces or {}).get(system) or read_trace(paths[system])
-            if not has_memory_units(trace) and not _stores_nothing(system):
-                out["skipped"][system] = "keeps raw turns: no memory units in its trace"
-                continue
-            rows = system_rows(trace, system if shared else None, b, gold)
-            out["systems"][system] = summarise_system(system, rows, seed)
-            detail += [dumps({"system": system, **r}) + b"\n" for r in rows]
-    if write:
-        atomic_write_bytes(run / MEMORY_METRICS, dumps_pretty(out))
-        atomic_write_bytes(run / MEMORY_METRICS_DETAIL, b"".join(detail))
-        headline = {s: {k: v["value"] for k, v in e["rates"].items()}
-                    for s, e in out["systems"].items()}  # fmt: skip
-        add_to_results(run, "memory_metrics", {"file": MEMORY_METRICS, "systems": headline,
-                                               "skipped": out["skipped"]})  # fmt: skip
-    return out
+    return MemoryMetricsRun(run_dir, bench=bench, seed=seed).finish(write=write)
 
 
 def read_memory_metrics(run_dir: str | Path) -> dict[str, Any] | None:

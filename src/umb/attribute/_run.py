@@ -9,7 +9,7 @@ writes ``RUN/attributions.jsonl`` (one line per failed question) and
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Final
@@ -184,6 +184,7 @@ def attribute_run(
     bench: str | Path | None = None,
     checker: FactChecker | None = None,
     write: bool = True,
+    on_trace: Callable[[str, Trace], None] | None = None,
 ) -> AttributionRun:
     """Attribute every failed question of a run directory.
 
@@ -193,6 +194,8 @@ def attribute_run(
         checker: Optional judge of "does this text state this fact" for what value matching
             cannot tell (an :class:`~umb.trace.LLMFactChecker`); off by default.
         write: Write ``attributions.jsonl`` and ``attribution_summary.json`` into the run.
+        on_trace: Called with each trace read (by system; ``""`` for one shared trace), so a
+            later stage can use it without reading it again.
 
     Returns:
         An :class:`AttributionRun`.
@@ -217,6 +220,8 @@ def attribute_run(
     attributions: list[Attribution] = []
     if "" in paths:
         shared = read_trace(paths[""])
+        if on_trace is not None:
+            on_trace("", shared)
         systems = {str(r["system"]) for r in records}
         attributions = attribute_records(
             records, dict.fromkeys(systems, shared), source, checker=checker
@@ -227,6 +232,8 @@ def attribute_run(
             mine = [r for r in records if r["system"] == system]
             if any(failed(r) for r in mine):
                 traces = {system: read_trace(path)}
+                if on_trace is not None:
+                    on_trace(system, traces[system])
                 attributions += attribute_records(mine, traces, source, checker=checker)
         traced = set(paths)
         rest = [r for r in records if r["system"] not in traced]

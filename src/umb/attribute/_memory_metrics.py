@@ -7,7 +7,7 @@ The store is replayed session by session from the unit versions the trace record
 normalised tokens (attribution's :func:`~umb.attribute._facts.states`).
 
 - **extraction**: a fact stated in a session is extracted if, by the end of a session stating it,
-  a unit version written then or live then states it;
+  a unit version written then or live then states it (all such versions are its holders);
 - **precision / fabrication**: of the versions written, those stating some gold fact of the
   character, and those stating a value of the benchmark the character's world had not involved
   them with by then (a wrong slot value, another person's value, a future value);
@@ -111,7 +111,7 @@ def dialogue_metrics(dg: DialogueGold, units: DialogueUnits, gold: GoldIndex) ->
     updates: list[dict[str, Any]] = []
     pending = _changes_by_session(dg, person.changes)
     for k, (sid, started) in enumerate(dg.sessions):
-        wrote_now: dict[str, str] = {}
+        wrote_now: dict[str, list[str]] = {}
         for v in by_session.get(k, ()):
             about = not v.deleted and gold.about(v.text, person)
             facts_v = matcher.stated_by(v.text) if about else frozenset()
@@ -121,7 +121,7 @@ def dialogue_metrics(dg: DialogueGold, units: DialogueUnits, gold: GoldIndex) ->
             written += 1
             grounded += bool(facts_v)
             for fid in facts_v:
-                wrote_now.setdefault(fid, v.node_id)
+                wrote_now.setdefault(fid, []).append(v.node_id)
             if about:
                 wrong = [x for x in gold.world_values(v.text)
                          if (t := gold.involved_since(person, x)) is None or t > started]  # fmt: skip
@@ -131,9 +131,10 @@ def dialogue_metrics(dg: DialogueGold, units: DialogueUnits, gold: GoldIndex) ->
         for fid in dg.stated[k]:
             if fid in extracted:
                 continue
-            holder = wrote_now.get(fid) or next(iter(sorted(store.holders.get(fid, ()))), None)
-            if holder is not None:
-                extracted[fid] = {"session_id": sid, "unit": holder}
+            live = [store.live[i].node_id for i in sorted(store.holders.get(fid, ()))]
+            holders = list(dict.fromkeys([*wrote_now.get(fid, ()), *live]))
+            if holders:
+                extracted[fid] = {"session_id": sid, "units": holders}
         for fid in extracted:
             if fid in lost or store.held(fid) or superseded.get(fid, len(dg.sessions)) <= k:
                 continue
@@ -145,8 +146,11 @@ def dialogue_metrics(dg: DialogueGold, units: DialogueUnits, gold: GoldIndex) ->
                               "unit": by.node_id if by else None})  # fmt: skip
         for change in pending.get(k, ()):
             updates.append(_update_outcome(change, store, facts, sid))
-    return _summarise(dg, gold, units, stated_ids, extracted, written, grounded, fabricated,
-                      updates, omissions)  # fmt: skip
+    # A missed fact a unit held before its session, until a decision of the session took it.
+    removed = {f: store.removed_by[f].op_id for f in stated_ids
+               if f not in extracted and f in store.removed_by}  # fmt: skip
+    return _summarise(dg, gold, units, stated_ids, extracted, removed, written, grounded,
+                      fabricated, updates, omissions)  # fmt: skip
 
 
 def _superseded(dg: DialogueGold, gold: GoldIndex) -> dict[str, int]:
@@ -212,6 +216,7 @@ def _summarise(
     units: DialogueUnits,
     stated_ids: list[str],
     extracted: dict[str, dict[str, Any]],
+    removed: dict[str, str],
     written: int,
     grounded: int,
     fabricated: list[dict[str, Any]],
@@ -248,6 +253,7 @@ def _summarise(
         "by_kind": by_kind,
         "detail": {
             "missed": [f for f in stated_ids if f not in extracted],
+            "missed_removed_by": removed,
             "extracted": extracted,
             "fabricated": fabricated,
             "updates": updates,

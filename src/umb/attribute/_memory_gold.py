@@ -8,6 +8,7 @@ Per dialogue: which of the character's facts each session states.
 
 from __future__ import annotations
 
+import re
 from bisect import bisect_right
 from collections.abc import Iterable
 from itertools import accumulate
@@ -19,6 +20,8 @@ from umb.bench import Dialogue, Fact
 
 #: Values too generic to mark a memory as fabricated when the world never gave them to someone.
 GENERIC_VALUES = frozenset({"none", "no", "yes", "single"})
+#: A span of time ("6 days") reads like a relative date ("six days ago"): not a slot value.
+_SPAN = re.compile(r"\A\d+ (minute|hour|day|week|month|year)s?\Z")
 
 
 def need_of(value: str, label: str = "value") -> Need:
@@ -84,9 +87,14 @@ class GoldIndex:
                                                      str(ch["new"]), e["at"], stating))  # fmt: skip
         self._others: dict[str, tuple[Need, ...]] = {}
         self._vocab: dict[str, list[str]] = {}
+        self.attribute_values: set[str] = set()
+        """Values some character's tracked attribute takes (a city, an employer, a partner)."""
         for f in facts.values():
             toks = tokens(f.value)
-            if toks and f.value.lower() not in GENERIC_VALUES and len("".join(toks)) > 2:
+            if f.id in self.people[f.character_id].tracked:
+                self.attribute_values.add(f.value)
+            if (toks and f.value.lower() not in GENERIC_VALUES and len("".join(toks)) > 2
+                    and not _SPAN.match(" ".join(toks))):  # fmt: skip
                 self._vocab.setdefault(toks[0], []).append(f.value)
         for first, values in self._vocab.items():
             self._vocab[first] = sorted(set(values))

@@ -10,7 +10,9 @@ normalised tokens (attribution's :func:`~umb.attribute._facts.states`).
   a unit version written then or live then states it (all such versions are its holders);
 - **precision / fabrication**: of the versions written, those stating some gold fact of the
   character, and those stating a value of the benchmark the character's world had not involved
-  them with by then (a wrong slot value, another person's value, a future value);
+  them with by then (a wrong slot value, another person's value, a future value) — inside a
+  unit that states a gold fact, or, in any unit about the character, a tracked attribute's
+  value;
 - **updates**: each change old -> new, at the end of the first session stating the new value:
   ``updated`` (new held, old not held as current), ``duplicated`` (both), ``stale`` (old only),
   ``lost`` (neither); a unit recording a dated event (it states an event fact) holds an old
@@ -123,8 +125,11 @@ def dialogue_metrics(dg: DialogueGold, units: DialogueUnits, gold: GoldIndex) ->
             for fid in facts_v:
                 wrote_now.setdefault(fid, []).append(v.node_id)
             if about:
+                # In a unit about a known fact a wrong value is a wrong slot; elsewhere only an
+                # attribute's value (a city, a partner) is a claim, not an incidental noun.
                 wrong = [x for x in gold.world_values(v.text)
-                         if (t := gold.involved_since(person, x)) is None or t > started]  # fmt: skip
+                         if (facts_v or x in gold.attribute_values)
+                         and ((t := gold.involved_since(person, x)) is None or t > started)]
                 if wrong:
                     fabricated.append({"unit": v.node_id, "session_id": sid, "text": v.text,
                                        "values": wrong})  # fmt: skip

@@ -114,9 +114,10 @@ def test_command_prints_the_table_and_refuses_an_untraced_run(
 
 
 def test_subject_check_and_fabrication_vocabulary() -> None:
+    at = "2020-01-01T00:00"
     facts = {
-        "A/F1": Fact("A/F1", "C1", "A", "2020-01-01T00:00", "city", "Lisbon", "Ann's city was Lisbon."),
-        "B/F1": Fact("B/F1", "C2", "B", "2020-01-01T00:00", "city", "Oslo", "Bo's city was Oslo."),
+        "A/F1": Fact("A/F1", "C1", "A", at, "city", "Lisbon", "Ann's city was Lisbon."),
+        "B/F1": Fact("B/F1", "C2", "B", at, "city", "Oslo", "Bo's city was Oslo."),
         "B/F2": Fact("B/F2", "C2", "B2", "2021-01-01T00:00", "city", "Lima", "Bo moved to Lima."),
     }
     world = {"characters": [
@@ -130,7 +131,7 @@ def test_subject_check_and_fabrication_vocabulary() -> None:
     assert gold.about("Lives in Lisbon.", ann)  # names nobody: the dialogue's character
     assert not gold.about("Bo Kim lives in Oslo.", ann)
     assert sorted(gold.world_values("Ann Lee moved from Lisbon to Oslo.")) == ["Lisbon", "Oslo"]
-    assert gold.involved_since(ann, "Lisbon") == "2020-01-01T00:00"
+    assert gold.involved_since(ann, "Lisbon") == at
     assert gold.involved_since(ann, "Oslo") is None  # Bo's city, never Ann's: fabricated
     assert gold.involved_since(gold.people["C2"], "Lima") == "2021-01-01T00:00"
     assert need_of("Lisbon").values == ("Lisbon",)

@@ -11,8 +11,8 @@ from __future__ import annotations
 import re
 from bisect import bisect_right
 from collections.abc import Iterable
-from itertools import accumulate
 from dataclasses import dataclass, field
+from itertools import accumulate
 from typing import Any
 
 from umb.attribute._facts import Need, states, tokens
@@ -77,11 +77,12 @@ class GoldIndex:
             self.kinds[e["id"]] = str(e.get("kind") or e.get("category") or "event")
             for ch in e.get("state_changes", ()):
                 for cid in [e["character_id"], *e.get("participants", ())]:
-                    person = self.people.get(cid)
-                    if person is None:
+                    if cid not in self.people:
                         continue
-                    stating = tuple(f.id for f in person.facts if f.event_id == e["id"]
-                                    and f.attribute == ch["attribute"] and f.value == ch["new"])  # fmt: skip
+                    person = self.people[cid]
+                    key = (e["id"], ch["attribute"], ch["new"])
+                    stating = tuple(f.id for f in person.facts
+                                    if (f.event_id, f.attribute, f.value) == key)  # fmt: skip
                     if stating:
                         person.changes.append(Change(e["id"], ch["attribute"], str(ch["old"]),
                                                      str(ch["new"]), e["at"], stating))  # fmt: skip

@@ -10,6 +10,7 @@ count) and the headline rates under ``memory_metrics`` in ``RUN/results.json``.
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any, Final
 
@@ -148,7 +149,8 @@ class MemoryMetricsRun:
         self.paths = run_traces(self.run)
         if not self.paths:
             raise ConfigError(f"{self.run}: no traces (was the run made with --no-trace?)")
-        self.bench = Benchmark.open(Path(bench) if bench is not None else bench_dir(self.run, header))
+        root = Path(bench) if bench is not None else bench_dir(self.run, header)
+        self.bench = Benchmark.open(root)
         self.systems = [str(s) for s in header.get("systems") or sorted(self.paths)]
         self.seed = seed
         self.gold = GoldIndex(self.bench.facts, self.bench.world) if self.bench.facts else None
@@ -185,14 +187,14 @@ class MemoryMetricsRun:
                 continue
             self.add(system, read_trace(self.paths[system]))
         order = [s for s in self.systems if s in self.results]
-        out = {"format": FORMAT, "format_version": VERSION,
+        out: dict[str, Any] = {"format": FORMAT, "format_version": VERSION,
                "systems": {s: self.results[s] for s in order}, "skipped": self.skipped}  # fmt: skip
         if write:
             detail = [dumps({"system": s, **r}) + b"\n" for s in order for r in self.rows[s]]
             atomic_write_bytes(self.run / MEMORY_METRICS, dumps_pretty(out))
             atomic_write_bytes(self.run / MEMORY_METRICS_DETAIL, b"".join(detail))
             headline = {s: {k: v["value"] for k, v in e["rates"].items()}
-                        for s, e in out["systems"].items()}  # fmt: skip
+                        for s, e in self.results.items()}  # fmt: skip
             add_to_results(self.run, "memory_metrics", {"file": MEMORY_METRICS,
                            "systems": headline, "skipped": self.skipped})  # fmt: skip
         return out
@@ -233,4 +235,7 @@ def read_memory_metrics(run_dir: str | Path) -> dict[str, Any] | None:
 def read_memory_detail(run_dir: str | Path) -> list[dict[str, Any]]:
     """The per-dialogue rows of ``memory_metrics.jsonl`` (empty when there are none)."""
     path = Path(run_dir) / MEMORY_METRICS_DETAIL
-    return [row for _, row in iter_jsonl(path)] if path.exists() else []
+    if not path.exists():
+        return []
+    rows: Iterator[tuple[int, dict[str, Any]]] = iter_jsonl(path)
+    return [row for _, row in rows]

@@ -15,13 +15,14 @@ from dataclasses import dataclass, field
 from itertools import accumulate
 from typing import Any
 
-from umb.attribute._facts import Need, states, tokens
+from umb.attribute._facts import Need, padded, tokens
 from umb.bench import Dialogue, Fact
 
 #: Values too generic to mark a memory as fabricated when the world never gave them to someone.
 GENERIC_VALUES = frozenset({"none", "no", "yes", "single"})
-#: A span of time ("6 days") reads like a relative date ("six days ago"): not a slot value.
-_SPAN = re.compile(r"\A\d+ (minute|hour|day|week|month|year)s?\Z")
+#: A span of time ("6 days") reads like a relative date ("six days ago"), a number like a year
+#: ("$2,020" is "2020" once normalised): neither can mark a memory as fabricated.
+_SPAN = re.compile(r"\A(\d+ (minute|hour|day|week|month|year)s?|(19|20)\d\d)\Z")
 
 
 def need_of(value: str, label: str = "value") -> Need:
@@ -86,8 +87,8 @@ class GoldIndex:
                     if stating:
                         person.changes.append(Change(e["id"], ch["attribute"], str(ch["old"]),
                                                      str(ch["new"]), e["at"], stating))  # fmt: skip
-        self._others: dict[str, tuple[Need, ...]] = {}
-        self._vocab: dict[str, list[str]] = {}
+        self._others: dict[str, dict[str, list[str]]] = {}
+        self._vocab: dict[str, list[tuple[str, str]]] = {}
         self.attribute_values: set[str] = set()
         """Values some character's tracked attribute takes (a city, an employer, a partner)."""
         for f in facts.values():
@@ -96,7 +97,7 @@ class GoldIndex:
                 self.attribute_values.add(f.value)
             if (toks and f.value.lower() not in GENERIC_VALUES and len("".join(toks)) > 2
                     and not _SPAN.match(" ".join(toks))):  # fmt: skip
-                self._vocab.setdefault(toks[0], []).append(f.value)
+                self._vocab.setdefault(toks[0], []).append((f.value, padded(f.value)))
         for first, values in self._vocab.items():
             self._vocab[first] = sorted(set(values))
         self._involved: dict[tuple[str, str], str | None] = {}
@@ -108,34 +109,38 @@ class GoldIndex:
 
     def about(self, text: str, person: Person) -> bool:
         """Whether ``text`` is about ``person``: it names them, or names no other character."""
-        if any(states(text, n) for n in person.names):
+        hay = padded(text)
+        if any(padded(n.values[0]) in hay for n in person.names):
             return True
         others = self._others.get(person.id)
-        if others is None:
+        if others is None:  # other characters' names by first token
             mine = {n.values[0] for n in person.names}
-            others = tuple(n for p in self.people.values() if p.id != person.id
-                           for n in p.names if n.values[0] not in mine)  # fmt: skip
+            others = {}
+            for p in self.people.values():
+                for n in p.names:
+                    if p.id != person.id and n.values[0] not in mine:
+                        others.setdefault(tokens(n.values[0])[0], []).append(padded(n.values[0]))
             self._others[person.id] = others
-        present = set(tokens(text))
-        return not any(tokens(n.values[0])[0] in present and states(text, n) for n in others)
+        return not any(name in hay for tok in set(tokens(text)) for name in others.get(tok, ()))
 
     def world_values(self, text: str) -> Iterable[str]:
         """Values of any fact of the benchmark that ``text`` states (whole normalised tokens)."""
+        hay = padded(text)
         for tok in dict.fromkeys(tokens(text)):
-            for value in self._vocab.get(tok, ()):
-                if states(text, need_of(value)):
+            for value, needle in self._vocab.get(tok, ()):
+                if needle in hay:
                     yield value
 
     def involved_since(self, person: Person, value: str) -> str | None:
         """When the world first involves ``person`` with ``value``: the time of their earliest
-        fact whose sentence or value states it (None: never)."""
+        fact whose value states it (None: never). A fact's sentence says no more than its value,
+        the date and the person's name."""
         key = (person.id, value)
         if key not in self._involved:
             if person.id not in self._history:
                 # One string of the person's facts in time order: a value's first occurrence
                 # is one substring search, its fact found by bisecting the offsets.
-                parts = [f" {' '.join(tokens(f.text))} | {' '.join(tokens(f.value))} "
-                         for f in person.facts]  # fmt: skip
+                parts = [padded(f.value) for f in person.facts]
                 starts = list(accumulate((len(p) + 1 for p in parts), initial=0))
                 self._history[person.id] = ("\n".join(parts), starts)
             joined, starts = self._history[person.id]
@@ -157,16 +162,26 @@ class DialogueGold:
     """Per session, the ids of the character's facts its turns state (first mention order)."""
 
     @classmethod
-    def of(cls, dialogue: Dialogue, gold: GoldIndex, ingested: set[str]) -> DialogueGold:
-        """Read the stated facts off the turns of the ``ingested`` sessions."""
-        person = gold.people.get(dialogue.character_id) or Person(dialogue.character_id, ())
-        sessions = sorted((s for s in dialogue.sessions if s.id in ingested),
-                          key=lambda s: s.started_at)  # fmt: skip
-        stated = []
-        for s in sessions:
-            ids = (fid for t in s.turns for fid in t.fact_ids)
-            mine = (fid for fid in ids if fid in gold.facts
-                    and gold.facts[fid].character_id == person.id)  # fmt: skip
-            stated.append(tuple(dict.fromkeys(mine)))
-        return cls(dialogue.id, person, tuple((s.id, s.started_at) for s in sessions),
-                   tuple(stated))  # fmt: skip
+    def of(
+        cls,
+        dialogue_id: str,
+        person: Person,
+        sessions: list[tuple[str, str, tuple[str, ...]]],
+        ingested: set[str],
+    ) -> DialogueGold:
+        """The ``ingested`` ones of a dialogue's ``(session id, started_at, fact ids)``."""
+        kept = sorted((s for s in sessions if s[0] in ingested), key=lambda s: s[1])
+        return cls(dialogue_id, person, tuple((s, at) for s, at, _ in kept),
+                   tuple(ids for _, _, ids in kept))  # fmt: skip
+
+
+def stated_facts(dialogue: Dialogue, gold: GoldIndex) -> list[tuple[str, str, tuple[str, ...]]]:
+    """Per session of ``dialogue``: its id, start and the character's facts its turns state
+    (first mention order); a dialogue's text is not needed after this."""
+    out = []
+    for s in dialogue.sessions:
+        ids = (fid for t in s.turns for fid in t.fact_ids)
+        mine = (fid for fid in ids if fid in gold.facts
+                and gold.facts[fid].character_id == dialogue.character_id)  # fmt: skip
+        out.append((s.id, s.started_at, tuple(dict.fromkeys(mine))))
+    return out

@@ -4,7 +4,8 @@ and lost, measured on the memory units against the gold facts (docs/memory-metri
 The store is replayed session by session from the unit versions the trace recorded. A unit
 *states* a fact when it is about the fact's character (the subject check of
 :meth:`~umb.attribute._memory_gold.GoldIndex.about`) and holds the fact's value as whole
-normalised tokens (attribution's :func:`~umb.attribute._facts.states`).
+normalised tokens (attribution's :func:`~umb.attribute._facts.states`, through its
+:func:`~umb.attribute._facts.padded` form so that many values are checked against one text).
 
 - **extraction**: a fact stated in a session is extracted if, by the end of a session stating it,
   a unit version written then or live then states it (all such versions are its holders);
@@ -29,8 +30,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from umb.attribute._facts import Need, covers, states, states_stale, tokens
-from umb.attribute._memory_gold import GENERIC_VALUES, Change, DialogueGold, GoldIndex, need_of
+from umb.attribute._facts import covers, padded, tokens
+from umb.attribute._memory_gold import GENERIC_VALUES, Change, DialogueGold, GoldIndex
 from umb.attribute._memory_units import DialogueUnits, UnitVersion, tokens_written
 from umb.bench import Fact
 
@@ -41,22 +42,19 @@ class _FactMatcher:
     """The character's stated facts, indexed by the first token of their value."""
 
     def __init__(self, facts: Iterable[Fact]) -> None:
-        self.needs: dict[str, Need] = {}
-        self.by_token: dict[str, list[str]] = {}
+        self.by_token: dict[str, list[tuple[str, str]]] = {}
+        seen: set[str] = set()
         for f in facts:
             toks = tokens(f.value)
-            if toks and f.id not in self.needs:
-                self.needs[f.id] = need_of(f.value, f.id)
-                self.by_token.setdefault(toks[0], []).append(f.id)
+            if toks and f.id not in seen:
+                seen.add(f.id)
+                self.by_token.setdefault(toks[0], []).append((f.id, padded(f.value)))
 
     def stated_by(self, text: str) -> frozenset[str]:
-        """Ids of the facts whose value ``text`` states."""
-        found = set()
-        for tok in set(tokens(text)):
-            for fid in self.by_token.get(tok, ()):
-                if fid not in found and states(text, self.needs[fid]):
-                    found.add(fid)
-        return frozenset(found)
+        """Ids of the facts whose value ``text`` states (:func:`states`' containment)."""
+        hay = padded(text)
+        return frozenset(fid for tok in set(tokens(text)) for fid, needle in
+                         self.by_token.get(tok, ()) if needle in hay)  # fmt: skip
 
 
 @dataclass
@@ -196,16 +194,19 @@ def _update_outcome(
     change: Change, store: _Store, facts: dict[str, Fact], session_id: str
 ) -> dict[str, Any]:
     """Classify one change at the end of the session that stated its new value."""
-    need = Need("latest value", (change.new,), stale=(change.old,))
     # "none" is every empty slot's value: it is stale only in a unit naming the attribute.
     generic, topic = change.old.lower() in GENERIC_VALUES, change.attribute.replace("_", " ")
+    new, old = padded(change.new), padded(change.old)
+    # An old value inside the new one ("Acme" in "Acme Labs") cannot mark a unit stale.
+    old_counts = old.strip() and old not in new
     holding, stale = [], []
     for v in store.live.values():
         if v.identity not in store.about:
             continue
-        if states(v.text, need):
+        hay = padded(v.text)
+        if new in hay:
             holding.append(v.node_id)
-        elif states_stale(v.text, need) and (not generic or covers(v.text, topic)):
+        elif old_counts and old in hay and (not generic or covers(v.text, topic)):
             # A dated event record keeps an old value as history, not as the current one.
             if not any(facts[f].attribute == "event" for f in store.states[v.identity]):
                 stale.append(v.node_id)

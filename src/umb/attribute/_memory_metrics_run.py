@@ -16,7 +16,7 @@ from typing import Any, Final
 
 from umb._errors import ConfigError, DataError, UmbError
 from umb._jsonio import atomic_write_bytes, dumps, dumps_pretty, iter_jsonl, read_json
-from umb.attribute._memory_gold import DialogueGold, GoldIndex
+from umb.attribute._memory_gold import DialogueGold, GoldIndex, Person, stated_facts
 from umb.attribute._memory_metrics import UPDATE_OUTCOMES, dialogue_metrics
 from umb.attribute._memory_units import has_memory_units, memory_units
 from umb.attribute._run import bench_dir, run_traces
@@ -110,18 +110,37 @@ def summarise_system(system: str, rows: list[dict[str, Any]], seed: int = 0) -> 
     }
 
 
-def system_rows(trace: Trace, system: str | None, bench: Benchmark, gold: GoldIndex
-                ) -> list[dict[str, Any]]:  # fmt: skip
-    """The dialogue rows of one system's trace (dialogues it ingested, in benchmark order)."""
+def system_rows(
+    trace: Trace,
+    system: str | None,
+    dialogues: dict[str, tuple[str, list[tuple[str, str, tuple[str, ...]]]]],
+    gold: GoldIndex,
+) -> list[dict[str, Any]]:
+    """The dialogue rows of one system's trace (dialogues it ingested, in benchmark order).
+
+    Args:
+        trace: The system's trace.
+        system: Its name, for a trace shared by several systems (None: every operation).
+        dialogues: Dialogue id -> (character id, :func:`stated_facts`), in benchmark order.
+        gold: The benchmark's gold.
+    """
     units = memory_units(trace, system)
     rows = []
-    for dialogue in bench.iter_dialogues():
-        mine = units.get(dialogue.id)
+    for did, (character_id, sessions) in dialogues.items():
+        mine = units.get(did)
         if mine is None or not mine.ingested:
             continue
-        dg = DialogueGold.of(dialogue, gold, mine.ingested)
-        rows.append(dialogue_metrics(dg, mine, gold))
+        person = gold.people.get(character_id) or Person(character_id, ())
+        rows.append(dialogue_metrics(DialogueGold.of(did, person, sessions, mine.ingested),
+                                     mine, gold))  # fmt: skip
     return rows
+
+
+def dialogue_facts(
+    bench: Benchmark, gold: GoldIndex
+) -> dict[str, tuple[str, list[tuple[str, str, tuple[str, ...]]]]]:
+    """Every dialogue's character and stated facts per session (read once per run)."""
+    return {d.id: (d.character_id, stated_facts(d, gold)) for d in bench.iter_dialogues()}
 
 
 class MemoryMetricsRun:
@@ -154,6 +173,7 @@ class MemoryMetricsRun:
         self.systems = [str(s) for s in header.get("systems") or sorted(self.paths)]
         self.seed = seed
         self.gold = GoldIndex(self.bench.facts, self.bench.world) if self.bench.facts else None
+        self.dialogues = dialogue_facts(self.bench, self.gold) if self.gold else {}
         self.results: dict[str, dict[str, Any]] = {}
         self.skipped: dict[str, str] = {}
         self.rows: dict[str, list[dict[str, Any]]] = {}
@@ -168,7 +188,7 @@ class MemoryMetricsRun:
             if not has_memory_units(trace) and not _stores_nothing(name):
                 self.skipped[name] = "keeps raw turns: no memory units in its trace"
                 continue
-            rows = system_rows(trace, name if system == "" else None, self.bench, self.gold)
+            rows = system_rows(trace, name if system == "" else None, self.dialogues, self.gold)
             self.rows[name] = rows
             self.results[name] = summarise_system(name, rows, self.seed)
 

@@ -135,3 +135,16 @@ def test_subject_check_and_fabrication_vocabulary() -> None:
     assert gold.involved_since(ann, "Oslo") is None  # Bo's city, never Ann's: fabricated
     assert gold.involved_since(gold.people["C2"], "Lima") == "2021-01-01T00:00"
     assert need_of("Lisbon").values == ("Lisbon",)
+
+
+def test_report_shows_the_metrics_beside_qa_accuracy(run: Path, tmp_path: Path) -> None:
+    from umb.report import ReportOptions, build_report
+
+    options = ReportOptions(max_questions=5, max_trace_pictures=0)
+    html = build_report([run], tmp_path / "report", options).index.read_text(encoding="utf-8")
+    table = html[html.index('id="memory-metrics-table"'):]
+    table = table[: table.index("</table>")]
+    assert "oracle_memory" in table and "mem0_style" in table and "rag_bm25" not in table
+    assert "1.000 [1.000, 1.000]" in table and "QA task-balanced" in table
+    assert "rag_bm25 · offline: not measured (keeps raw turns" in html
+    assert "the facts and units behind the numbers" in html and "Missed facts" in html

@@ -22,7 +22,7 @@ from umb.memory._api import MemoryConfig, MemorySystem, RetrievedContext
 from umb.memory._render import render_units, unit_date
 from umb.memory._store import MemoryStore
 from umb.memory._tracing import read_items, traced_retrieve, tracing
-from umb.memory._units import Event, MemoryVersion
+from umb.memory._units import Event, MemoryVersion, in_time_order, versions_seen
 from umb.memory._write_trace import BatchTrace, wrote
 from umb.models._api import ModelAPI
 from umb.trace import memory_var
@@ -129,15 +129,9 @@ class OracleMemory(MemorySystem):
     async def retrieve(self, question: Question) -> RetrievedContext:
         """Every live memory as of ``question.asked_at``, in time order."""
         started = time.perf_counter()
-        views = [(u, v) for u in self.store.units.values() if (v := u.as_of(question.asked_at))]
-        views.sort(key=lambda uv: (uv[1].at, uv[0].id))
+        views = versions_seen(self.store.units.values(), question.asked_at)
         if tracing():
             read_items(memory_var(u.id) for u, _ in views)
-        turn_ids = dict.fromkeys(t for _, v in views for t in v.source_turn_ids)
-        return self._context(
-            render_units(v for _, v in views),
-            started,
-            item_ids=tuple(u.id for u, _ in views),
-            source_turn_ids=tuple(turn_ids),
-            memory_units=len(views),
-        )
+        versions, item_ids, turn_ids = in_time_order(views)
+        return self._context(render_units(versions), started, item_ids=item_ids,
+                             source_turn_ids=turn_ids, memory_units=len(views))  # fmt: skip

@@ -1,5 +1,7 @@
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from umb import ConfigError
@@ -13,16 +15,25 @@ from umb.memory import (
 )
 
 
-def test_every_builtin_builds_with_its_name() -> None:
+def test_every_builtin_builds_with_its_name(demo_bench: Path) -> None:
     builtins = {name for name in MEMORY_SYSTEMS if not name.startswith("test_")}  # not plug-ins
     assert builtins == {
-        "full_context", "no_context", "oracle_evidence", "rag_bm25", "rag_dense", "rag_hybrid",
-        "mem0_style", "summary", "mem0",
+        "full_context", "no_context", "oracle_evidence", "oracle_memory", "rag_bm25", "rag_dense",
+        "rag_hybrid", "mem0_style", "summary", "mem0",
     }  # fmt: skip
     for name in builtins:
-        system = build_memory(name, MemoryConfig())
+        system = build_memory(name, MemoryConfig(bench=demo_bench))
         assert isinstance(system, MemorySystem)
         assert system.name == name
+
+
+def test_oracle_memory_needs_the_benchmark(tmp_path: Path) -> None:
+    with pytest.raises(ConfigError, match="reads the benchmark's facts"):
+        build_memory("oracle_memory", MemoryConfig())
+    for name in ("manifest.json", "dialogues.jsonl", "questions.jsonl"):
+        (tmp_path / name).write_text("{}" if name.endswith(".json") else "")
+    with pytest.raises(ConfigError, match="has no facts.jsonl"):
+        build_memory("oracle_memory", MemoryConfig(bench=tmp_path))
 
 
 def test_unknown_name_suggests_close_ones() -> None:

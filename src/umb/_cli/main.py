@@ -68,6 +68,10 @@ COMMANDS: dict[str, tuple[str, str]] = {
         "umb._cli.attribute:attribute",
         "Attribute each failed question of a traced run to its error type and faulty operation.",
     ),
+    "memory-metrics": (
+        "umb._cli.memory_metrics:memory_metrics",
+        "Measure what each memory system of a traced run extracted, fabricated, updated, lost.",
+    ),
     "trace": (
         "umb._cli.trace:trace_group",
         "Execution traces of a run: draw a question's evidence graph, export them.",

@@ -1,8 +1,11 @@
-"""Root-cause attribution of failed questions, and fault injection that checks it.
+"""Root-cause attribution of failed questions, fault injection that checks it, and memory
+metrics.
 
 :func:`attribute_run` gives each failed question of a run its error type and decisive faulty
 operation, from the run's traces and the benchmark's gold evidence;
-:func:`run_fault_injection` checks it against faults injected for real.
+:func:`run_fault_injection` checks it against faults injected for real;
+:func:`memory_metrics_run` measures each system's write path (extraction, fabrication, updates,
+omissions) against the gold facts.
 """
 
 from umb.attribute._attribute import attribute_question
@@ -11,6 +14,12 @@ from umb.attribute._facts import Need, build_needs
 from umb.attribute._faults import FAULT_KINDS, Fault
 from umb.attribute._faults_run import FaultReport, run_fault_injection
 from umb.attribute._llm import LLMFactChecker
+from umb.attribute._memory_metrics_run import (
+    MEMORY_METRICS,
+    MemoryMetricsRun,
+    memory_metrics_run,
+    read_memory_metrics,
+)
 from umb.attribute._run import (
     ATTRIBUTION_SUMMARY,
     ATTRIBUTIONS,
@@ -31,11 +40,15 @@ __all__ = [
     "Fault",
     "FaultReport",
     "LLMFactChecker",
+    "MEMORY_METRICS",
+    "MemoryMetricsRun",
     "Need",
     "QuestionInputs",
     "attribute_question",
     "attribute_run",
     "build_needs",
+    "memory_metrics_run",
     "read_attributions",
+    "read_memory_metrics",
     "run_fault_injection",
 ]

@@ -80,6 +80,12 @@ def _padded(text: str) -> str:
     return f" {' '.join(tokens(text))} "
 
 
+def padded(text: str) -> str:
+    """``text``'s normalised tokens, space-joined and space-padded: ``padded(v) in padded(t)``
+    is the whole-token containment :func:`states` tests (for callers matching many values)."""
+    return _padded(text)
+
+
 def _has(hay: str, value: str) -> bool:
     needle = _padded(value)
     return needle != "  " and needle in hay

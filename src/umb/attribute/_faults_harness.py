@@ -82,6 +82,7 @@ class Harness:
         self.dialogues: dict[str, Dialogue] = {d.id: d for d in b.iter_dialogues()}
         self.data = _Bench.load(bench, set(self.dialogues))
         self.work = work
+        self.bench = bench
         self.answerer = load_model(answerer, role="answerer")
         self.extractor = load_model(extractor, role="extractor")
         self.matcher = Matcher()
@@ -118,7 +119,8 @@ class Harness:
         self, system: str, faults: list[Fault], logs: dict[str, FaultLog]
     ) -> tuple[MemorySystem, dict[str, ModelAPI]]:
 
-        memory = build_memory(system, MemoryConfig(work_dir=self.work / "memory"), self.extractor)
+        config = MemoryConfig(work_dir=self.work / "memory", bench=self.bench)
+        memory = build_memory(system, config, self.extractor)
         answerers: dict[str, ModelAPI] = {}
         for f in faults:
             inject(memory, f, logs[f.question.id])

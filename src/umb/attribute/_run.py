@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import sys
 from collections import Counter
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Final
@@ -196,6 +196,7 @@ def attribute_run(
     checker: FactChecker | None = None,
     write: bool = True,
     progress: bool | None = False,
+    on_trace: Callable[[str, Trace], None] | None = None,
 ) -> AttributionRun:
     """Attribute every failed question of a run directory.
 
@@ -207,6 +208,8 @@ def attribute_run(
         write: Write ``attributions.jsonl`` and ``attribution_summary.json`` into the run.
         progress: A progress bar on stderr (questions attributed, and the phase: loading the
             benchmark, reading a trace); None shows it when stderr is a terminal.
+        on_trace: Called with each trace read (by system; ``""`` for one shared trace), so a
+            later stage can use it without reading it again.
 
     Returns:
         An :class:`AttributionRun`.
@@ -232,7 +235,7 @@ def attribute_run(
         bar.set_postfix_str("loading the benchmark")
         # Loaded once for every system (and not at all when nothing failed).
         source: Path | _Bench = _Bench.load(root, todo) if todo else root
-        attributions = _attribute_traces(paths, records, source, checker, bar)
+        attributions = _attribute_traces(paths, records, source, checker, bar, on_trace)
     order = {key: i for i, key in enumerate((str(r["system"]), str(r["question_id"]))
                                             for r in records)}  # fmt: skip
     attributions.sort(key=lambda a: order.get((a.system, a.question_id), 0))
@@ -250,10 +253,13 @@ def _attribute_traces(
     source: Path | _Bench,
     checker: FactChecker | None,
     bar: tqdm[Any],
+    on_trace: Callable[[str, Trace], None] | None,
 ) -> list[Attribution]:
     if "" in paths:
         bar.set_postfix_str("reading the trace")
         shared = read_trace(paths[""], inputs=_turns(source))
+        if on_trace is not None:
+            on_trace("", shared)
         bar.set_postfix_str("")
         systems = {str(r["system"]) for r in records}
         return attribute_records(
@@ -266,6 +272,8 @@ def _attribute_traces(
         if any(failed(r) for r in mine):
             bar.set_postfix_str(f"reading the trace of {system}")
             traces = {system: read_trace(path, inputs=_turns(source))}
+            if on_trace is not None:
+                on_trace(system, traces[system])
             bar.set_postfix_str(system)
             attributions += attribute_records(mine, traces, source, checker=checker, bar=bar)
     traced = set(paths)

@@ -61,6 +61,8 @@ class MemoryConfig:
     """``full_context`` drops the oldest sessions until its history fits in this many tokens."""
     work_dir: Path | None = None
     """Where a system may keep files (vector stores, databases): the run's ``memory/`` folder."""
+    bench: Path | None = None
+    """The benchmark directory, for reference systems that read its gold (``oracle_memory``)."""
 
     def __post_init__(self) -> None:
         if self.granularity not in GRANULARITIES:
@@ -83,6 +85,10 @@ class MemorySystem(ABC):
     """
 
     name: str = ""
+    stores_nothing: bool = False
+    """True for a system that keeps nothing of what it ingests (``no_context``): its memory
+    metrics are zeros, not missing (docs/memory-metrics.md)."""
+
     ranked: ClassVar[bool] = False
     """Whether :meth:`retrieve` reads its items best first (the ``retrieve`` op's ``ranked``)."""
 

@@ -36,7 +36,7 @@ from umb.memory._mem0_rules import (
 from umb.memory._render import render_units, unit_date
 from umb.memory._store import MemoryStore
 from umb.memory._tracing import read_items, tracing
-from umb.memory._units import Event, MemoryUnit, MemoryVersion
+from umb.memory._units import Event, MemoryUnit, MemoryVersion, in_time_order, versions_seen
 from umb.memory._write_trace import BatchTrace, wrote
 from umb.models._api import GenerateRequest, ModelAPI
 from umb.trace import current_op, memory_var
@@ -241,17 +241,16 @@ class Mem0Style(MemorySystem):
 
     async def retrieve(self, question: Question) -> RetrievedContext:
         """The ``top_k`` memories (as of ``question.asked_at``) best matching the question."""
-        views = [(u, v) for u in self.store.units.values() if (v := u.as_of(question.asked_at))]
+        views = versions_seen(self.store.units.values(), question.asked_at)
         texts = [search_text(u, v.text, self._name) for u, v in views]
         best = self.search(strip_name(question.query, self._name), texts)
         if tracing():
             read_items(memory_var(views[i][0].id) for i in best)
-        chosen = sorted((views[i] for i in best), key=lambda uv: (uv[1].at, uv[0].id))
-        turn_ids = dict.fromkeys(t for _, v in chosen for t in v.source_turn_ids)
+        versions, item_ids, turn_ids = in_time_order(views[i] for i in best)
         return self._context(
-            render_units(v for _, v in chosen),
-            item_ids=tuple(u.id for u, _ in chosen),
-            source_turn_ids=tuple(turn_ids),
+            render_units(versions),
+            item_ids=item_ids,
+            source_turn_ids=turn_ids,
             memory_units=len(views),
             extractor=self._spec or "rules",
             write_stats=dict(sorted(self.stats.items())),

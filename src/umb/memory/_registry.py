@@ -20,6 +20,7 @@ for _name, _target in {
     "full_context": "umb.memory._full_context:FullContext",
     "no_context": "umb.memory._no_context:NoContext",
     "oracle_evidence": "umb.memory._oracle_evidence:OracleEvidence",
+    "oracle_memory": "umb.memory._oracle_memory:OracleMemory",
     "rag_bm25": "umb.memory._rag_bm25:RagBM25",
     "rag_dense": "umb.memory._rag_dense:RagDense",
     "rag_hybrid": "umb.memory._rag_hybrid:RagHybrid",

@@ -6,6 +6,7 @@ it said at any earlier time and which turns each version came from (attribution 
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Literal
 
@@ -75,3 +76,20 @@ class MemoryUnit:
         if not seen or seen[-1].event == "DELETE":
             return None
         return seen[-1]
+
+
+def versions_seen(
+    units: Iterable[MemoryUnit], asked_at: str
+) -> list[tuple[MemoryUnit, MemoryVersion]]:
+    """Each unit with the version a question asked at ``asked_at`` sees (none: left out)."""
+    return [(u, v) for u in units if (v := u.as_of(asked_at)) is not None]
+
+
+def in_time_order(
+    views: Iterable[tuple[MemoryUnit, MemoryVersion]],
+) -> tuple[list[MemoryVersion], tuple[str, ...], tuple[str, ...]]:
+    """Chosen ``(unit, version)`` pairs as a context holds them: the versions in time order,
+    the unit ids, and the turns they came from."""
+    chosen = sorted(views, key=lambda uv: (uv[1].at, uv[0].id))
+    turn_ids = dict.fromkeys(t for _, v in chosen for t in v.source_turn_ids)
+    return [v for _, v in chosen], tuple(u.id for u, _ in chosen), tuple(turn_ids)

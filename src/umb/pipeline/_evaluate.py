@@ -1,8 +1,9 @@
-"""``umb eval`` as one call: the resumable run, then attribution of its failed questions."""
+"""``umb eval`` as one call: the resumable run, then attribution of its failed questions and
+the memory metrics of its systems."""
 
 from __future__ import annotations
 
-from umb.attribute import attribute_run
+from umb.attribute import MemoryMetricsRun, attribute_run
 from umb.run import RunConfig, RunOutcome, run_eval, trace_paths
 
 
@@ -11,7 +12,9 @@ def evaluate(config: RunConfig, *, progress: bool | None = None) -> RunOutcome:
 
     The run itself is :func:`umb.run.run_eval`; when it was traced (the default), each failed
     question is then given its error type and decisive operation (docs/tracing.md), written to
-    ``attributions.jsonl`` beside the records.
+    ``attributions.jsonl`` beside the records, and each system's write path is measured
+    against the gold facts (``memory_metrics.json``, docs/memory-metrics.md); attribution and
+    the metrics share each trace they read.
 
     Args:
         config: What to run and where (see :class:`~umb.run.RunConfig`).
@@ -25,5 +28,7 @@ def evaluate(config: RunConfig, *, progress: bool | None = None) -> RunOutcome:
     """
     outcome = run_eval(config, progress=progress)
     if trace_paths(config.out):
-        attribute_run(config.out, bench=config.bench, progress=progress)
+        metrics = MemoryMetricsRun(config.out, bench=config.bench, seed=config.seed)
+        attribute_run(config.out, bench=config.bench, progress=progress, on_trace=metrics.add)
+        metrics.finish()
     return outcome

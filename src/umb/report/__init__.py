@@ -9,12 +9,14 @@ from umb.report._build import Report, build_report
 from umb.report._context import ReportContext, ReportOptions, Section, SectionBuilder
 from umb.report._leaderboard import fmt_score, format_leaderboard, leaderboard_rows
 from umb.report._load import Entry, ReportData, RunData, load_report_data, load_run
+from umb.report._memory_metrics import register as _register_memory_metrics
 from umb.report._native import format_native
 from umb.report._sections import QUESTION_DETAILS, SECTIONS, register_section
 from umb.report._traces import register as _register_traces
 
 _register_traces()
 _register_attribution()
+_register_memory_metrics()
 
 __all__ = [
     "QUESTION_DETAILS",

@@ -122,3 +122,14 @@ def load_results(run_dir: Path) -> dict[str, Any]:
     if not isinstance(data, dict) or data.get("format") != RESULTS_FORMAT:
         raise DataError(str(run_dir / RESULTS), None, "not a umb results file")
     return data
+
+
+def add_to_results(run_dir: Path, key: str, value: Any) -> None:
+    """Set one top-level entry of a run's ``results.json`` (a later stage's summary).
+
+    Raises:
+        DataError: The file is missing or not a results object.
+    """
+    results = load_results(run_dir)
+    results[key] = value
+    atomic_write_bytes(run_dir / RESULTS, dumps_pretty(results))

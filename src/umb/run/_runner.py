@@ -194,7 +194,9 @@ class _Evaluation:
 
         self.config = config
         # Systems that keep files (mem0's vector store) keep them inside the run directory.
-        self._memory_config = replace(config.memory, work_dir=config.out / "memory")
+        self._memory_config = replace(
+            config.memory, work_dir=config.out / "memory", bench=config.bench
+        )
         self.log = log
         self.written = 0
         options = ModelOptions(

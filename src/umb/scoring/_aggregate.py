@@ -49,6 +49,34 @@ def _ci(means: np.ndarray, confidence: float) -> list[float]:
     return [float(lo), float(hi)]
 
 
+def bootstrap_ratio_ci(
+    numerators: Iterable[float],
+    denominators: Iterable[float],
+    *,
+    key: str,
+    seed: int = 0,
+    resamples: int = 1000,
+    confidence: float = 0.95,
+) -> list[float] | None:
+    """Percentile-bootstrap interval of ``sum(numerators) / sum(denominators)``, resampling
+    the pairs together (a cluster bootstrap: one pair per dialogue, say).
+
+    ``key`` names the quantity, so each gets its own generator and adding one changes no other.
+    None when there is nothing to resample or a resample's denominator is 0.
+    """
+    num = np.asarray(list(numerators), dtype=float)
+    den = np.asarray(list(denominators), dtype=float)
+    if not num.size or num.size != den.size:
+        return None
+    seeds = [seed, zlib.crc32(key.encode())]
+    # Two generators from one seed draw the same indices: the resampled pairs stay pairs.
+    top = _bootstrap_means(num, resamples, np.random.default_rng(seeds))
+    bottom = _bootstrap_means(den, resamples, np.random.default_rng(seeds))
+    if np.any(bottom == 0):
+        return None
+    return _ci(top / bottom, confidence)
+
+
 def _percentiles(values: list[float]) -> dict[str, float | None]:
     if not values:
         return {"p50": None, "p95": None}

@@ -1,0 +1,261 @@
+"""``umb memory-metrics RUN``: the memory metrics of every system of a traced run.
+
+Reads the run's header (for the benchmark), the benchmark's ``facts.jsonl`` and ``world.json``,
+and each system's trace; writes ``RUN/memory_metrics.json`` (per system: the headline rates
+with 95% cluster-bootstrap intervals over dialogues, per attribute and event kind, write cost),
+``RUN/memory_metrics.jsonl`` (per system × dialogue, with the facts and units behind every
+count) and the headline rates under ``memory_metrics`` in ``RUN/results.json``.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any, Final
+
+from umb._errors import ConfigError, DataError, UmbError
+from umb._jsonio import atomic_write_bytes, dumps, dumps_pretty, iter_jsonl, read_json
+from umb.attribute._memory_gold import DialogueGold, GoldIndex, Person, stated_facts
+from umb.attribute._memory_metrics import UPDATE_OUTCOMES, dialogue_metrics
+from umb.attribute._memory_units import has_memory_units, memory_units
+from umb.attribute._run import bench_dir, run_traces
+from umb.bench import Benchmark
+from umb.memory import memory_system_class
+from umb.run._log import HEADER
+from umb.run._results import add_to_results
+from umb.scoring._aggregate import bootstrap_ratio_ci
+from umb.trace import Trace, read_trace
+
+MEMORY_METRICS: Final = "memory_metrics.json"
+MEMORY_METRICS_DETAIL: Final = "memory_metrics.jsonl"
+FORMAT: Final = "umb-memory-metrics"
+VERSION: Final = "1"
+
+#: Headline rate -> (numerator, denominator) keys of a dialogue row, and which way is better.
+RATES: Final = {
+    "extraction_recall": ("extracted", "facts", True),
+    "extraction_precision": ("grounded", "units_written", True),
+    "fabrication_rate": ("fabricated", "units_written", False),
+    "update_accuracy": ("updated", "changes", True),
+    "omission_rate": ("omitted", "extracted", False),
+}
+
+
+def _stores_nothing(system: str) -> bool:
+    try:
+        return memory_system_class(system).stores_nothing
+    except UmbError:  # a plug-in that is not installed here
+        return False
+
+
+def _rate(rows: list[dict[str, Any]], rate: str, seed: int, system: str) -> dict[str, Any]:
+    num_key, den_key, higher = RATES[rate]
+    nums = [float(r[num_key]) for r in rows]
+    dens = [float(r[den_key]) for r in rows]
+    total = sum(dens)
+    return {
+        "value": sum(nums) / total if total else None,
+        "ci95": bootstrap_ratio_ci(nums, dens, key=f"{system}\x00{rate}", seed=seed)
+        if total
+        else None,
+        "numerator": int(sum(nums)),
+        "denominator": int(total),
+        "higher_is_better": higher,
+    }
+
+
+def _table(rows: list[dict[str, Any]], key: str) -> dict[str, dict[str, Any]]:
+    cells: dict[str, list[int]] = {}
+    for r in rows:
+        for name, (n, got) in r[key].items():
+            cell = cells.setdefault(name, [0, 0])
+            cell[0] += n
+            cell[1] += got
+    return {name: {"facts": n, "extracted": got, "recall": got / n if n else None}
+            for name, (n, got) in sorted(cells.items())}  # fmt: skip
+
+
+def summarise_system(system: str, rows: list[dict[str, Any]], seed: int = 0) -> dict[str, Any]:
+    """One system's headline rates, tables and write cost, from its dialogue rows."""
+    for r in rows:
+        r["updated"] = r["updates"]["updated"]
+    facts = sum(r["facts"] for r in rows)
+    updates: Counter[str] = Counter()
+    omitted_by: Counter[str] = Counter()
+    model: Counter[str] = Counter()
+    for r in rows:
+        updates.update(r["updates"])
+        omitted_by.update(r["omitted_by"])
+        model.update(r["model_tokens"])
+    units = sum(r["units"] for r in rows)
+    written = sum(r["units_written"] for r in rows)
+    tokens = sum(r["tokens_written"] for r in rows)
+    return {
+        "dialogues": len(rows),
+        "rates": {rate: _rate(rows, rate, seed, system) for rate in RATES},
+        "updates": {o: updates.get(o, 0) for o in UPDATE_OUTCOMES},
+        "omitted_by": dict(sorted(omitted_by.items())),
+        "by_attribute": _table(rows, "by_attribute"),
+        "by_kind": _table(rows, "by_kind"),
+        "cost": {
+            "units": units,
+            "versions_written": written,
+            "deletions": sum(r["deletions"] for r in rows),
+            "units_per_fact": units / facts if facts else None,
+            "tokens_written": tokens,
+            "tokens_per_fact": tokens / facts if facts else None,
+            "model_tokens": dict(sorted(model.items())),
+        },
+    }
+
+
+def system_rows(
+    trace: Trace,
+    system: str | None,
+    dialogues: dict[str, tuple[str, list[tuple[str, str, tuple[str, ...]]]]],
+    gold: GoldIndex,
+) -> list[dict[str, Any]]:
+    """The dialogue rows of one system's trace (dialogues it ingested, in benchmark order).
+
+    Args:
+        trace: The system's trace.
+        system: Its name, for a trace shared by several systems (None: every operation).
+        dialogues: Dialogue id -> (character id, :func:`stated_facts`), in benchmark order.
+        gold: The benchmark's gold.
+    """
+    units = memory_units(trace, system)
+    rows = []
+    for did, (character_id, sessions) in dialogues.items():
+        mine = units.get(did)
+        if mine is None or not mine.ingested:
+            continue
+        person = gold.people.get(character_id) or Person(character_id, ())
+        rows.append(dialogue_metrics(DialogueGold.of(did, person, sessions, mine.ingested),
+                                     mine, gold))  # fmt: skip
+    return rows
+
+
+def dialogue_facts(
+    bench: Benchmark, gold: GoldIndex
+) -> dict[str, tuple[str, list[tuple[str, str, tuple[str, ...]]]]]:
+    """Every dialogue's character and stated facts per session (read once per run)."""
+    return {d.id: (d.character_id, stated_facts(d, gold)) for d in bench.iter_dialogues()}
+
+
+class MemoryMetricsRun:
+    """The memory metrics of one run, computed system by system as their traces are read.
+
+    :meth:`add` takes a trace someone else read already (attribution does, in ``umb eval``),
+    so a trace is read once; :meth:`finish` reads the rest, writes the files and returns the
+    summary. Nothing of a trace is kept after :meth:`add`.
+
+    Args:
+        run_dir: A run directory of ``umb eval`` with traces.
+        bench: The benchmark directory (default: the one the run's header names).
+        seed: Bootstrap seed of the intervals.
+
+    Raises:
+        ConfigError: The run has no trace, or names no benchmark.
+        DataError: The run's or the benchmark's files are broken.
+    """
+
+    def __init__(self, run_dir: str | Path, *, bench: str | Path | None = None, seed: int = 0):
+        self.run = Path(run_dir)
+        header = read_json(self.run / HEADER)
+        if not isinstance(header, dict):
+            raise DataError(str(self.run / HEADER), None, "header is not a JSON object")
+        self.paths = run_traces(self.run)
+        if not self.paths:
+            raise ConfigError(f"{self.run}: no traces (was the run made with --no-trace?)")
+        root = Path(bench) if bench is not None else bench_dir(self.run, header)
+        self.bench = Benchmark.open(root)
+        self.systems = [str(s) for s in header.get("systems") or sorted(self.paths)]
+        self.seed = seed
+        self.gold = GoldIndex(self.bench.facts, self.bench.world) if self.bench.facts else None
+        self.dialogues = dialogue_facts(self.bench, self.gold) if self.gold else {}
+        self.results: dict[str, dict[str, Any]] = {}
+        self.skipped: dict[str, str] = {}
+        self.rows: dict[str, list[dict[str, Any]]] = {}
+
+    def add(self, system: str, trace: Trace) -> None:
+        """Measure ``system`` on its trace (``""``: a trace holding every system)."""
+        if self.gold is None:
+            return
+        for name in self.systems if system == "" else [system]:
+            if name in self.results or name in self.skipped:
+                continue
+            if not has_memory_units(trace) and not _stores_nothing(name):
+                self.skipped[name] = "keeps raw turns: no memory units in its trace"
+                continue
+            rows = system_rows(trace, name if system == "" else None, self.dialogues, self.gold)
+            self.rows[name] = rows
+            self.results[name] = summarise_system(name, rows, self.seed)
+
+    def finish(self, *, write: bool = True) -> dict[str, Any]:
+        """Measure the systems not added yet, write the files (when ``write``), return the
+        contents of ``memory_metrics.json``."""
+        if self.gold is None:
+            self.skipped = dict.fromkeys(self.systems, "the benchmark has no facts.jsonl")
+        elif "" in self.paths and len(self.results) + len(self.skipped) < len(self.systems):
+            self.add("", read_trace(self.paths[""]))
+        for system in self.systems:
+            if self.gold is None or system in self.results or system in self.skipped:
+                continue
+            if system not in self.paths:
+                self.skipped[system] = "not traced"
+                continue
+            self.add(system, read_trace(self.paths[system]))
+        order = [s for s in self.systems if s in self.results]
+        out: dict[str, Any] = {"format": FORMAT, "format_version": VERSION,
+               "systems": {s: self.results[s] for s in order}, "skipped": self.skipped}  # fmt: skip
+        if write:
+            detail = [dumps({"system": s, **r}) + b"\n" for s in order for r in self.rows[s]]
+            atomic_write_bytes(self.run / MEMORY_METRICS, dumps_pretty(out))
+            atomic_write_bytes(self.run / MEMORY_METRICS_DETAIL, b"".join(detail))
+            headline = {s: {k: v["value"] for k, v in e["rates"].items()}
+                        for s, e in self.results.items()}  # fmt: skip
+            add_to_results(self.run, "memory_metrics", {"file": MEMORY_METRICS,
+                           "systems": headline, "skipped": self.skipped})  # fmt: skip
+        return out
+
+
+def memory_metrics_run(
+    run_dir: str | Path, *, bench: str | Path | None = None, write: bool = True, seed: int = 0
+) -> dict[str, Any]:
+    """Compute (and write) the memory metrics of every system of a traced run.
+
+    Args:
+        run_dir: A run directory of ``umb eval`` with traces.
+        bench: The benchmark directory (default: the one the run's header names).
+        write: Write ``memory_metrics.json``/``.jsonl`` and the summary into ``results.json``.
+        seed: Bootstrap seed of the intervals.
+
+    Returns:
+        The contents of ``memory_metrics.json``.
+
+    Raises:
+        ConfigError: The run has no trace, or names no benchmark.
+        DataError: The run's or the benchmark's files are broken.
+    """
+    return MemoryMetricsRun(run_dir, bench=bench, seed=seed).finish(write=write)
+
+
+def read_memory_metrics(run_dir: str | Path) -> dict[str, Any] | None:
+    """A run's ``memory_metrics.json``, or None when it has none."""
+    path = Path(run_dir) / MEMORY_METRICS
+    if not path.exists():
+        return None
+    data = read_json(path)
+    if not isinstance(data, dict) or data.get("format") != FORMAT:
+        raise DataError(str(path), None, "not a umb memory-metrics file")
+    return data
+
+
+def read_memory_detail(run_dir: str | Path) -> list[dict[str, Any]]:
+    """The per-dialogue rows of ``memory_metrics.jsonl`` (empty when there are none)."""
+    path = Path(run_dir) / MEMORY_METRICS_DETAIL
+    if not path.exists():
+        return []
+    rows: Iterator[tuple[int, dict[str, Any]]] = iter_jsonl(path)
+    return [row for _, row in rows]

@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
+
+if TYPE_CHECKING:
+    from umb.run import ExecutorOptions
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -46,3 +49,42 @@ def endpoint_options(*, concurrency_help: str, timeout_s: float) -> Callable[[F]
         return fn
 
     return decorate
+
+
+def executor_options(*, unit: str) -> Callable[[F], F]:
+    """``--executor``, ``--workers``, ``--ray-address``."""
+    options = (
+        click.option(
+            "--executor",
+            type=click.Choice(["local", "ray"]),
+            default="local",
+            show_default=True,
+            help=f"local: this process; ray: each {unit} unit as a Ray task (extra 'ray').",
+        ),
+        click.option(
+            "--workers", type=int, default=1, show_default=True, help="Ray: units at once."
+        ),
+        click.option(
+            "--ray-address",
+            help="Ray: cluster to join (default $RAY_ADDRESS; none: start a local one).",
+        ),
+    )
+
+    def decorate(fn: F) -> F:
+        for option in reversed(options):
+            fn = option(fn)
+        return fn
+
+    return decorate
+
+
+def executor_config(kind: str, workers: int, address: str | None) -> ExecutorOptions:
+    """The :class:`~umb.run.ExecutorOptions` of the executor flags."""
+    from umb.run import ExecutorOptions
+
+    defaults = ExecutorOptions()
+    return ExecutorOptions(
+        kind="ray" if kind == "ray" else "local",
+        workers=workers,
+        address=address or defaults.address,
+    )

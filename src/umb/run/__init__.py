@@ -2,6 +2,7 @@
 
 from umb.run._config import RunConfig
 from umb.run._log import read_records
+from umb.run._options import ExecutorOptions, ScoringOptions
 from umb.run._prompts import (
     FAMILY_INSTRUCTIONS,
     PROMPT_VERSION,
@@ -19,9 +20,11 @@ __all__ = [
     "FAMILY_INSTRUCTIONS",
     "PROMPT_VERSION",
     "SYSTEM_POLICY",
+    "ExecutorOptions",
     "FamilyInstruction",
     "RunConfig",
     "RunOutcome",
+    "ScoringOptions",
     "arun_eval",
     "build_messages",
     "build_request",

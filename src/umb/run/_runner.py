@@ -87,6 +87,8 @@ async def arun_eval(config: RunConfig, *, progress: bool | None = None) -> RunOu
     started_at = time.time()
     bench = Benchmark.open(config.bench)
     questions = bench.questions[: config.limit] if config.limit else list(bench.questions)
+    if config.question_ids is not None:
+        questions = [q for q in questions if q.id in config.question_ids]
     with run_lock(config.out):
         header = _open_header(config, bench)
         with RecordLog(config.out / RECORDS) as log:
@@ -99,11 +101,21 @@ async def arun_eval(config: RunConfig, *, progress: bool | None = None) -> RunOu
             meter = UsageMeter()
             total = sum(len(v) for v in pending.values())
             trace_meta = {"benchmark": bench.content_hash, "models": header.get("models")}
-            run = _Evaluation(config, log, meter, total, progress, trace_meta)
-            try:
-                await run.execute(bench, pending, _latest_asked(questions))
-            finally:
-                await run.close()
+            latest = _latest_asked(questions)
+            if config.executor.kind == "ray":
+                from umb.run._ray_eval import execute_on_ray  # imports ray (extra "ray")
+
+                written = await execute_on_ray(
+                    config, bench, log, pending, latest, meter, progress=progress,
+                    trace_meta=trace_meta,
+                )
+            else:
+                run = _Evaluation(config, log, meter, total, progress, trace_meta)
+                try:
+                    await run.execute(bench, pending, latest)
+                finally:
+                    await run.close()
+                written = run.written
         elapsed = time.perf_counter() - started
         append_line(
             config.out / INVOCATIONS,
@@ -112,14 +124,16 @@ async def arun_eval(config: RunConfig, *, progress: bool | None = None) -> RunOu
                 "elapsed_s": round(elapsed, 3),
                 "systems": list(config.systems),
                 "limit": config.limit,
-                "written": run.written,
+                "written": written,
                 "skipped": skipped,
                 "usage": meter.to_dict(),
             },
         )
         selection = {(s, q.id) for s in config.systems for q in questions}
-        results = write_results(config.out, header, log.records, selection, seed=config.seed)
-    return RunOutcome(config.out, results, run.written, skipped, time.perf_counter() - started)
+        results = write_results(
+            config.out, header, log.records, selection, seed=config.scoring.seed
+        )
+    return RunOutcome(config.out, results, written, skipped, time.perf_counter() - started)
 
 
 def _open_header(config: RunConfig, bench: Benchmark) -> dict[str, Any]:
@@ -195,27 +209,20 @@ class _Evaluation:
         self._memory_config = replace(config.memory, work_dir=config.out / "memory")
         self.log = log
         self.written = 0
-        options = ModelOptions(
-            base_url=config.base_url or ModelOptions().base_url,
-            api_key_env=config.api_key_env,
-            concurrency=config.concurrency,
-            timeout_s=config.timeout_s,
-            max_retries=config.max_retries,
-            cache_path=config.resolved_cache_path,
-        )
+        options = config.model_options
         self.models: list[LoadedModel] = []
         self.answerer = self._load(config.model, "answerer", options, meter)
         self.judge = None
         self.peer: PeerScoring | None = None
         judge_model = self._load(config.judge, "judge", options, meter) if config.judge else None
-        if config.scorer != NATIVE_SCORER:
-            self.peer = PeerScoring(config.scorer, judge_model)
+        if config.scoring.scorer != NATIVE_SCORER:
+            self.peer = PeerScoring(config.scoring.scorer, judge_model)
         elif judge_model is not None:
-            self.judge = Judge(judge_model, votes=config.judge_votes)
+            self.judge = Judge(judge_model, votes=config.scoring.judge_votes)
         self.extractor = self._load(config.extractor, "extractor", options, meter)
         self.tracers = RunTracers(config.out, enabled=config.trace, meta=trace_meta)
         self.include_gold = self.answerer.spec == "oracle"
-        slots = max(1, config.concurrency)
+        slots = max(1, config.options.concurrency)
         self.jobs = asyncio.Semaphore(slots)
         self.inflight = asyncio.Semaphore(slots * _INFLIGHT_PER_SLOT)
         show = sys.stderr.isatty() if progress is None else progress
@@ -346,7 +353,7 @@ class _Evaluation:
                     system=system,
                     include_gold=self.include_gold,
                     max_tokens=self.config.max_tokens,
-                    policy=self.config.policy,
+                    policy=self.config.scoring.policy,
                     judge=self.judge,
                     peer=self.peer,
                     top_k=self.config.memory.top_k,

@@ -1,21 +1,18 @@
 """``--executor ray`` on a local Ray cluster: the same records as a local run, and kills survived.
 
-One cluster (2 CPUs) serves the whole module: the in-process runs use it as this process's
-cluster, and the command-line drivers join it with ``--ray-address``.
+One cluster (2 CPUs, the session's ``ray_address`` fixture) serves every test: the in-process
+runs use it as this process's cluster, and the command-line drivers join it by address.
 """
 
 from __future__ import annotations
 
 import json
-import logging
 import os
 import signal
 import subprocess
 import sys
-import tempfile
 import threading
 import time
-from collections.abc import Iterator
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -37,20 +34,6 @@ SYSTEMS = ("no_context", "rag_bm25")
 TIMING = {"latency_s", "retrieve_latency_s", "write_latency_s"}
 
 
-@pytest.fixture(scope="module")
-def cluster() -> Iterator[str]:
-    temp = tempfile.mkdtemp(prefix="umb-ray-test-")
-    context = ray.init(
-        num_cpus=2,
-        include_dashboard=False,
-        log_to_driver=False,
-        logging_level=logging.ERROR,
-        _temp_dir=temp,
-    )
-    yield str(context.address_info["address"])
-    ray.shutdown()
-
-
 def _records(run: Path) -> dict[tuple[str, str], dict[str, Any]]:
     out = {}
     for r in read_records(run / "records.jsonl"):  # strict: a repeated key raises
@@ -67,7 +50,7 @@ def _scores(run: Path) -> list[Any]:
 
 
 def test_ray_gives_the_records_scores_and_attributions_of_a_local_run(
-    cluster: str, demo_bench: Path, tmp_path: Path
+    ray_address: str, demo_bench: Path, tmp_path: Path
 ) -> None:
     local = RunConfig(bench=demo_bench, out=tmp_path / "local", systems=SYSTEMS, limit=70)
     on_ray = replace(
@@ -105,7 +88,7 @@ def _unit_workers() -> list[int]:
 
 
 def test_a_killed_worker_fails_the_unit_and_the_rerun_loses_and_repeats_nothing(
-    cluster: str, demo_bench: Path, tmp_path: Path, openai_server: OpenAIServer
+    ray_address: str, demo_bench: Path, tmp_path: Path, openai_server: OpenAIServer
 ) -> None:
     openai_server.control(latency=0.03, default_reply='{"answerable": false, "answer": "no"}')
     config = RunConfig(
@@ -149,7 +132,7 @@ def test_a_killed_worker_fails_the_unit_and_the_rerun_loses_and_repeats_nothing(
 
 
 def test_a_killed_driver_resumes_from_the_merged_units(
-    cluster: str, demo_bench: Path, tmp_path: Path, openai_server: OpenAIServer
+    ray_address: str, demo_bench: Path, tmp_path: Path, openai_server: OpenAIServer
 ) -> None:
     openai_server.control(latency=0.02, default_reply='{"answerable": false, "answer": "no"}')
     out = tmp_path / "run"
@@ -158,7 +141,7 @@ def test_a_killed_driver_resumes_from_the_merged_units(
         "--system", ",".join(SYSTEMS), "--model", "openai/umb-test",
         "--base-url", openai_server.base_url, "--out", str(out), "--limit", "70",
         "--concurrency", "2", "--no-progress", "--executor", "ray", "--workers", "2",
-        "--ray-address", cluster,
+        "--ray-address", ray_address,
     ]  # fmt: skip
     # Read now: joining the cluster takes what ray.init put in this process's environment.
     env = {**os.environ, "OPENAI_API_KEY": "sk-ray-test"}

@@ -6,7 +6,12 @@ from pathlib import Path
 
 import click
 
-from umb._cli._options import endpoint_options, executor_config, executor_options
+from umb._cli._options import (
+    endpoint_options,
+    endpoint_urls,
+    executor_config,
+    executor_options,
+)
 from umb.memory import MemoryConfig
 
 
@@ -53,7 +58,9 @@ from umb.memory import MemoryConfig
 )
 @click.option("--limit", type=int, help="Only the first N questions of the benchmark.")
 @endpoint_options(
-    concurrency_help="Dialogues at once, and requests in flight per model.", timeout_s=60.0
+    concurrency_help="Dialogues at once, and requests in flight per model and endpoint.",
+    timeout_s=60.0,
+    replicas=True,
 )
 @click.option(
     "--max-input-tokens",
@@ -111,7 +118,7 @@ def eval_command(
     out: Path,
     limit: int | None,
     concurrency: int,
-    base_url: str | None,
+    base_url: tuple[str, ...],
     api_key_env: str,
     timeout_s: float,
     max_retries: int,
@@ -136,6 +143,7 @@ def eval_command(
     from umb.run import RunConfig, ScoringOptions
     from umb.run._config import parse_granularity, parse_systems
 
+    first_url, replicas = endpoint_urls(base_url)
     config = RunConfig(
         bench=bench,
         out=out,
@@ -145,7 +153,8 @@ def eval_command(
         extractor=extractor,
         limit=limit,
         options=ModelOptions(
-            base_url=base_url or ModelOptions().base_url,
+            base_url=first_url or ModelOptions().base_url,
+            replicas=replicas,
             api_key_env=api_key_env,
             concurrency=concurrency,
             timeout_s=timeout_s,

@@ -156,6 +156,12 @@ def build_header(config: RunConfig, bench: Benchmark, systems: list[str]) -> dic
     )
     scoring = config.scoring
     native_judge = bool(config.judge) and scoring.scorer == NATIVE_SCORER
+    endpoint = {
+        "base_url": public_url(base_url) if uses_api else None,
+        "api_key_env": config.options.api_key_env if uses_api else None,
+    }
+    if uses_api and config.options.replicas:
+        endpoint["replicas"] = [public_url(u) for u in config.options.replicas]
     return {
         "format": RUN_FORMAT,
         "format_version": RUN_FORMAT_VERSION,
@@ -170,10 +176,7 @@ def build_header(config: RunConfig, bench: Benchmark, systems: list[str]) -> dic
         },
         "systems": systems,
         "models": {"answerer": config.model, "judge": config.judge, "extractor": config.extractor},
-        "endpoint": {
-            "base_url": public_url(base_url) if uses_api else None,
-            "api_key_env": config.options.api_key_env if uses_api else None,
-        },
+        "endpoint": endpoint,
         "parameters": {
             "top_k": config.memory.top_k,
             "granularity": config.memory.granularity,

@@ -73,17 +73,35 @@ def test_ray_gives_the_records_scores_and_attributions_of_a_local_run(
     assert summary == json.loads((tmp_path / "local" / "attribution_summary.json").read_text())
 
 
+def _parent(pid: int) -> int:
+    # /proc/PID/stat: "pid (name) state ppid ..."; the name may hold spaces, so split after it.
+    try:
+        return int((Path("/proc") / str(pid) / "stat").read_text().rpartition(")")[2].split()[1])
+    except (OSError, IndexError, ValueError):
+        return 0
+
+
 def _unit_workers() -> list[int]:
-    # Ray names a worker's process after the task it runs ("ray::run_unit").
+    """Workers of this session's cluster (its raylet is a child of this process) running a unit.
+
+    Ray names a worker's process after the task it runs (``ray::run_unit``); other clusters on
+    the machine are left alone.
+    """
     found = []
     for entry in Path("/proc").iterdir():
-        if entry.name.isdigit():
-            try:
-                cmdline = (entry / "cmdline").read_bytes()
-            except OSError:
-                continue
-            if cmdline.startswith(b"ray::run_unit"):
-                found.append(int(entry.name))
+        if not entry.name.isdigit():
+            continue
+        try:
+            cmdline = (entry / "cmdline").read_bytes()
+        except OSError:
+            continue
+        if not cmdline.startswith(b"ray::run_unit"):
+            continue
+        pid = int(entry.name)
+        while pid > 1 and pid != os.getpid():
+            pid = _parent(pid)
+        if pid == os.getpid():
+            found.append(int(entry.name))
     return found
 
 

@@ -86,7 +86,8 @@ class RoleUsage:
         return out
 
 
-_COUNTS = (
+#: Usage counters that add up across meters and invocations (latency percentiles do not).
+SUMMED_COUNTS = (
     "requests",
     "cached",
     "errors",
@@ -124,7 +125,7 @@ class UsageMeter:
         with self._lock:
             for name, counts in summary.items():
                 usage = self._roles.setdefault(name, RoleUsage())
-                for key in _COUNTS:
+                for key in SUMMED_COUNTS:
                     setattr(usage, key, getattr(usage, key) + int(counts.get(key, 0)))
                 usage.latencies_s.extend(float(x) for x in counts.get("latencies_s", ()))
 

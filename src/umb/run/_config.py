@@ -156,7 +156,7 @@ def build_header(config: RunConfig, bench: Benchmark, systems: list[str]) -> dic
     )
     scoring = config.scoring
     native_judge = bool(config.judge) and scoring.scorer == NATIVE_SCORER
-    endpoint = {
+    endpoint: dict[str, Any] = {
         "base_url": public_url(base_url) if uses_api else None,
         "api_key_env": config.options.api_key_env if uses_api else None,
     }

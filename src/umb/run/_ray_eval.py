@@ -28,14 +28,14 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
-from umb._errors import DataError, UmbError
+from umb._errors import UmbError
 from umb.bench import Benchmark, Dialogue, Question
 from umb.models import UsageMeter
 from umb.run._config import RunConfig
 from umb.run._log import RECORDS, RecordLog, record_key, run_lock
 from umb.run._options import ExecutorOptions
 from umb.run._ray_cluster import ray_cluster
-from umb.run._runner import _Evaluation
+from umb.run._runner import _Evaluation, iter_jobs
 from umb.run._traces import trace_path
 from umb.trace import TraceAppender, trace_records
 
@@ -108,24 +108,10 @@ def _units(
     bench: Benchmark, pending: dict[tuple[str, str], list[Question]], latest: dict[str, str]
 ) -> list[Unit]:
     """The pending (system, dialogue) jobs in the order a local run starts them."""
-    wanted = {d for _, d in pending}
-    systems = list(dict.fromkeys(s for s, _ in pending))
-    units = []
-    for dialogue in bench.iter_dialogues():
-        if dialogue.id not in wanted:
-            continue
-        wanted.discard(dialogue.id)
-        for system in systems:
-            todo = pending.get((system, dialogue.id))
-            if todo:
-                units.append(Unit(system, dialogue, tuple(todo), latest.get(dialogue.id, "")))
-    if wanted:
-        raise DataError(
-            str(bench.root / "questions.jsonl"),
-            None,
-            f"questions refer to dialogues that do not exist: {', '.join(sorted(wanted))}",
-        )
-    return units
+    return [
+        Unit(system, dialogue, tuple(todo), latest.get(dialogue.id, ""))
+        for system, dialogue, todo in iter_jobs(bench, pending)
+    ]
 
 
 async def execute_on_ray(

@@ -18,7 +18,7 @@ from __future__ import annotations
 import asyncio
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
@@ -175,6 +175,32 @@ def _pending(
     return out
 
 
+def iter_jobs(
+    bench: Benchmark, pending: dict[tuple[str, str], list[Question]]
+) -> Iterator[tuple[str, Dialogue, list[Question]]]:
+    """The pending (system, dialogue, questions) jobs, in benchmark order, dialogue by dialogue.
+
+    Raises:
+        DataError: Once the dialogues are read, if questions refer to dialogues not there.
+    """
+    wanted = {d for _, d in pending}
+    systems = list(dict.fromkeys(s for s, _ in pending))
+    for dialogue in bench.iter_dialogues():
+        if dialogue.id not in wanted:
+            continue
+        wanted.discard(dialogue.id)
+        for system in systems:
+            todo = pending.get((system, dialogue.id))
+            if todo:
+                yield system, dialogue, todo
+    if wanted:
+        raise DataError(
+            str(bench.root / "questions.jsonl"),
+            None,
+            f"questions refer to dialogues that do not exist: {', '.join(sorted(wanted))}",
+        )
+
+
 def _precedes(started_at: str, asked_at: str) -> bool:
     # Times are YYYY-MM-DDTHH:MM and order as text; a question with no time sees everything.
     return not asked_at or started_at < asked_at
@@ -253,31 +279,16 @@ class _Evaluation:
         """
         if not pending:
             return
-        wanted = {d for _, d in pending}
-        systems = list(dict.fromkeys(s for s, _ in pending))
         tasks: set[asyncio.Task[None]] = set()
         try:
-            for dialogue in bench.iter_dialogues():
-                if dialogue.id not in wanted:
-                    continue
-                wanted.discard(dialogue.id)
-                for system in systems:
-                    todo = pending.get((system, dialogue.id))
-                    if not todo:
-                        continue
-                    await self.jobs.acquire()
-                    _raise_first_failure(tasks)
-                    tasks = {t for t in tasks if not t.done()}
-                    job = self._job(system, dialogue, todo, latest.get(dialogue.id, ""))
-                    task = asyncio.create_task(job)
-                    task.add_done_callback(lambda _t: self.jobs.release())
-                    tasks.add(task)
-            if wanted:
-                raise DataError(
-                    str(bench.root / "questions.jsonl"),
-                    None,
-                    f"questions refer to dialogues that do not exist: {', '.join(sorted(wanted))}",
-                )
+            for system, dialogue, todo in iter_jobs(bench, pending):
+                await self.jobs.acquire()
+                _raise_first_failure(tasks)
+                tasks = {t for t in tasks if not t.done()}
+                job = self._job(system, dialogue, todo, latest.get(dialogue.id, ""))
+                task = asyncio.create_task(job)
+                task.add_done_callback(lambda _t: self.jobs.release())
+                tasks.add(task)
             if tasks:
                 done, _ = await asyncio.wait(tasks, return_when=asyncio.FIRST_EXCEPTION)
                 _raise_first_failure(done)

@@ -77,38 +77,41 @@ def _questions(bench: Path) -> list[Any]:
 def per_unit(m: dict[str, Any]) -> dict[str, float]:
     """Seconds of one (system, dialogue) unit: its CPU work, and Ray's extra cost per unit."""
     units = m["units"]
-    one = m["ray_s"][min(m["ray_s"])]
+    one = m["ray_s"][min(m["ray_s"], key=int)]
     return {
         "cpu_s": m["local_s"] / units,
+        "cpu_s_per_1k_dialogue_tokens": m["local_s"] / units / (m["dialogue_tokens"] / 1000),
         "ray_overhead_s": max(0.0, (one - m["local_s"]) / units),
-        "question_cpu_s": m["local_s"] / m["questions"],
     }
 
 
 def model_run(unit: dict[str, float], *, nodes: int = 100, workers_per_node: int = 16,
-              questions: int = 17_000, systems: int = 4, replicas: int = 50,
-              per_replica_qps: float = 20.0, node_hour_usd: float = 1.5,
+              dialogues: int = 1000, questions: int = 17_000, systems: int = 4,
+              dialogue_tokens: int = 100_000, prompt_tokens: int = 26_500, replicas: int = 50,
+              prefill_tokens_per_s: float = 15_000, node_hour_usd: float = 1.5,
               replica_hour_usd: float = 4.0) -> dict[str, float]:  # fmt: skip
-    """Wall time and cost of a cluster run, from the measured per-unit costs.
+    """Wall time and cost of a cluster run of the umb preset, from the measured per-unit costs.
 
-    CPU side: questions × systems at ``question_cpu_s`` each plus Ray's per-unit cost, spread
-    over every worker. Model side: the same answers at ``per_replica_qps`` per replica. The run
-    takes the longer of the two (they overlap: workers wait on the model while it answers).
+    CPU side: each (system, dialogue) unit costs the measured CPU seconds per 1k dialogue tokens
+    times its dialogue's length, plus Ray's per-unit cost, spread over every worker. Model
+    side: every answer's prompt (``prompt_tokens`` on average: one ``full_context`` system at
+    ~100k tokens and three retrieval systems at ~2k) through replicas that prefill
+    ``prefill_tokens_per_s`` each (a planning figure for a 7B model on one GPU under vLLM, not
+    measured here). The run takes the longer of the two: workers wait on the model meanwhile.
     """
+    units = dialogues * systems
     answers = questions * systems
-    units = answers / 17  # the umb preset asks about 17 questions per dialogue
-    cpu_s = (answers * unit["question_cpu_s"] + units * unit["ray_overhead_s"]) / (
-        nodes * workers_per_node
-    )
-    model_s = answers / (replicas * per_replica_qps)
+    unit_s = unit["cpu_s_per_1k_dialogue_tokens"] * dialogue_tokens / 1000
+    cpu_s = units * (unit_s + unit["ray_overhead_s"]) / (nodes * workers_per_node)
+    model_s = answers * prompt_tokens / (replicas * prefill_tokens_per_s)
     wall_s = max(cpu_s, model_s)
-    hours = wall_s / 3600
     return {
+        "units": units,
         "answers": answers,
         "cpu_bound_s": cpu_s,
         "model_bound_s": model_s,
         "wall_s": wall_s,
-        "cost_usd": hours * (nodes * node_hour_usd + replicas * replica_hour_usd),
+        "cost_usd": wall_s / 3600 * (nodes * node_hour_usd + replicas * replica_hour_usd),
     }
 
 
@@ -117,12 +120,18 @@ def main() -> None:
     parser.add_argument("--workers", default="1,2", help="comma-separated worker counts")
     parser.add_argument("--latency", type=float, default=0.05, help="test server latency (s)")
     parser.add_argument("--preset", default="demo")
+    parser.add_argument("--measured", type=Path, help="recompute the model from saved output")
     args = parser.parse_args()
     workers = [int(w) for w in args.workers.split(",")]
-    with tempfile.TemporaryDirectory(prefix="umb-scale-") as tmp:
-        bench = Path(tmp) / "bench"
-        generate(resolve_config(args.preset), bench)
-        m = measure(bench, Path(tmp), workers, args.latency)
+    if args.measured:
+        m = json.loads(args.measured.read_text())["measured"]
+    else:
+        config = resolve_config(args.preset)
+        with tempfile.TemporaryDirectory(prefix="umb-scale-") as tmp:
+            bench = Path(tmp) / "bench"
+            generate(config, bench)
+            m = measure(bench, Path(tmp), workers, args.latency)
+        m["dialogue_tokens"] = config.target_tokens
     unit = per_unit(m)
     print(json.dumps({"measured": m, "per_unit": unit, "model_100_nodes": model_run(unit)},
                      indent=2))  # fmt: skip

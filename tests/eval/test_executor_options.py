@@ -50,3 +50,4 @@ def test_the_cli_reports_the_missing_extra_in_one_line(demo_bench: Path, tmp_pat
     assert result.stderr.strip().splitlines() == [
         "umb: error: ray is not installed; install it with: pip install 'unifiedmembench[ray]'"
     ]
+

@@ -9,7 +9,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from types import ModuleType
 
-from umb._errors import MissingDependencyError
+from umb._errors import ConfigError, MissingDependencyError
 from umb.run._options import ExecutorOptions
 
 
@@ -47,7 +47,13 @@ def ray_cluster(options: ExecutorOptions) -> Iterator[ModuleType]:
     }
     temp_dir = None
     if options.address:
-        ray.init(address=options.address, **common)
+        try:
+            ray.init(address=options.address, **common)
+        except ConnectionError as e:
+            raise ConfigError(
+                f"cannot join the Ray cluster at {options.address} ({e}); check --ray-address "
+                "or $RAY_ADDRESS, and that the cluster is up"
+            ) from None
     else:
         # Short, private and removed afterwards: Ray puts unix sockets in it (a path limit).
         temp_dir = tempfile.mkdtemp(prefix="umb-ray-")

@@ -10,11 +10,11 @@ from pathlib import Path
 
 import pytest
 
-from umb.pipeline._generate import resolve_config
-from umb.pipeline._generate_ray import SHARDS, _keep, generate_on_ray, generate_shard
-from umb.run import ExecutorOptions
-
 pytest.importorskip("ray", reason="the ray extra is not installed")
+
+from umb.pipeline._generate import resolve_config  # noqa: E402
+from umb.pipeline._generate_ray import SHARDS, _keep, generate_on_ray, generate_shard  # noqa: E402
+from umb.run import ExecutorOptions  # noqa: E402
 
 FILES = ("manifest.json", "world.json", "dialogues.jsonl", "questions.jsonl", "facts.jsonl")
 

@@ -16,6 +16,7 @@ def test_without_ray_the_error_names_the_extra(
     demo_bench: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setitem(sys.modules, "ray", None)  # as if not installed
+    monkeypatch.delitem(sys.modules, "umb.run._ray_eval", raising=False)
     config = RunConfig(bench=demo_bench, out=tmp_path / "run", systems=("no_context",),
                        limit=3, executor=ExecutorOptions(kind="ray"))  # fmt: skip
     with pytest.raises(UmbError, match=r"unifiedmembench\[ray\]"):
@@ -27,6 +28,8 @@ def test_bad_executor_options_are_config_errors() -> None:
         ExecutorOptions(kind="ray", workers=0)
     with pytest.raises(ConfigError, match="--executor"):
         ExecutorOptions(kind="slurm")  # type: ignore[arg-type]
+    with pytest.raises(ConfigError, match="--workers is for --executor ray"):
+        ExecutorOptions(workers=4)
 
 
 def test_the_address_defaults_to_ray_address(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -80,7 +80,7 @@ def generate(
             print(f"\rgenerating: {done}/{total} {what}", end="", file=sys.stderr, flush=True)
 
     if on.kind == "ray":
-        from umb.pipeline._generate_ray import generate_on_ray  # imports ray (extra "ray")
+        from umb.pipeline._generate_ray import generate_on_ray  # loads ray (extra "ray")
 
         manifest = generate_on_ray(config, out, on, progress=progress)
     else:

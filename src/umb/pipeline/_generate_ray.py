@@ -20,7 +20,10 @@ from umb.bench._io import DIALOGUES, FACTS, MANIFEST, QUESTIONS, WORLD
 from umb.pipeline._generate import GenerateConfig, generate
 from umb.pipeline._merge import merge_shards
 from umb.run import ExecutorOptions
-from umb.run._ray_cluster import ray_cluster
+from umb.run._ray_cluster import import_ray, ray_cluster
+
+# Imported only for --executor ray: importing this module is what loads the extra.
+ray = import_ray()
 
 SHARDS = ".shards"
 _FILES = (WORLD, DIALOGUES, QUESTIONS, FACTS, MANIFEST)  # the manifest last: it marks a shard done
@@ -49,7 +52,7 @@ def generate_on_ray(
     staging = out / SHARDS
     parts = [staging / f"{i}-of-{count}" for i in range(count)]
     todo = [i for i, part in enumerate(parts) if not (part / MANIFEST).exists()]
-    with ray_cluster(executor) as ray:
+    with ray_cluster(executor):
         task = ray.remote(num_cpus=1, max_retries=executor.task_retries)(generate_shard)
         running = {task.remote(config, i, count): i for i in todo}
         while running:

@@ -64,5 +64,7 @@ class ExecutorOptions:
             raise ConfigError(f"--executor must be one of {known}, not {self.kind!r}")
         if self.workers < 1:
             raise ConfigError(f"--workers must be at least 1, not {self.workers}")
+        if self.kind == "local" and self.workers != 1:
+            raise ConfigError("--workers is for --executor ray (a local run uses --concurrency)")
         if self.task_retries < 0:
             raise ConfigError(f"task retries must be 0 or more, not {self.task_retries}")

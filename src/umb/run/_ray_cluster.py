@@ -27,7 +27,7 @@ def import_ray() -> ModuleType:
 
 
 @contextmanager
-def ray_cluster(options: ExecutorOptions) -> Iterator[ModuleType]:
+def ray_cluster(options: ExecutorOptions) -> Iterator[None]:
     """Connect to ``options.address``, or start a local cluster of ``options.workers`` CPUs.
 
     A cluster this process already joined (a test's, a notebook's) is used as it is and left
@@ -37,7 +37,7 @@ def ray_cluster(options: ExecutorOptions) -> Iterator[ModuleType]:
     """
     ray = import_ray()
     if ray.is_initialized():
-        yield ray
+        yield
         return
     common = {
         "log_to_driver": False,
@@ -59,7 +59,7 @@ def ray_cluster(options: ExecutorOptions) -> Iterator[ModuleType]:
         temp_dir = tempfile.mkdtemp(prefix="umb-ray-")
         ray.init(num_cpus=options.workers, _temp_dir=temp_dir, **common)
     try:
-        yield ray
+        yield
     finally:
         ray.shutdown()
         if temp_dir is not None:

@@ -34,10 +34,13 @@ from umb.models import UsageMeter
 from umb.run._config import RunConfig
 from umb.run._log import RECORDS, RecordLog, record_key, run_lock
 from umb.run._options import ExecutorOptions
-from umb.run._ray_cluster import ray_cluster
+from umb.run._ray_cluster import import_ray, ray_cluster
 from umb.run._runner import _Evaluation, iter_jobs
 from umb.run._traces import trace_path
 from umb.trace import TraceAppender, trace_records
+
+# Imported only for --executor ray: importing this module is what loads the extra.
+ray = import_ray()
 
 PARTS = "parts"
 """The folder of a run directory that holds the partitions of units in progress."""
@@ -141,7 +144,7 @@ async def execute_on_ray(
     bar = tqdm(total=total, file=sys.stderr, disable=not show, unit="q", desc="eval (ray)")
     appenders: dict[str, TraceAppender] = {}
     written = 0
-    with ray_cluster(config.executor) as ray:
+    with ray_cluster(config.executor):
         task = ray.remote(num_cpus=1, max_retries=config.executor.task_retries)(run_unit)
         queue = list(reversed(units))
         running: dict[asyncio.Future[Any], tuple[Any, Unit]] = {}
@@ -154,7 +157,7 @@ async def execute_on_ray(
                 done, _ = await asyncio.wait(running, return_when=asyncio.FIRST_COMPLETED)
                 for future in done:
                     _, unit = running.pop(future)
-                    result = _result(ray, future, unit)
+                    result = _result(future, unit)
                     n = _merge(config, log, appenders, unit, result)
                     meter.absorb(result["usage"])
                     written += n
@@ -184,7 +187,7 @@ def _drop_merged_partitions(run_dir: Path, pending: set[str]) -> None:
                 shutil.rmtree(part, ignore_errors=True)
 
 
-def _result(ray: Any, future: asyncio.Future[Any], unit: Unit) -> dict[str, Any]:
+def _result(future: asyncio.Future[Any], unit: Unit) -> dict[str, Any]:
     try:
         result: dict[str, Any] = future.result()
     except ray.exceptions.RayTaskError as e:

@@ -103,7 +103,7 @@ async def arun_eval(config: RunConfig, *, progress: bool | None = None) -> RunOu
             trace_meta = {"benchmark": bench.content_hash, "models": header.get("models")}
             latest = _latest_asked(questions)
             if config.executor.kind == "ray":
-                from umb.run._ray_eval import execute_on_ray  # imports ray (extra "ray")
+                from umb.run._ray_eval import execute_on_ray  # loads ray (extra "ray")
 
                 written = await execute_on_ray(
                     config, bench, log, pending, latest, meter, progress=progress,

@@ -24,6 +24,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+from umb.models import ModelOptions
 from umb.pipeline._generate import generate, resolve_config
 from umb.run._config import RunConfig
 from umb.run._log import read_records
@@ -49,8 +50,9 @@ def throughput(bench: Path, work: Path, latency: float, concurrency: int, system
 
         def config(out: Path, limit: int | None) -> RunConfig:
             return RunConfig(bench=bench, out=out, systems=systems, model="openai/umb-test",
-                             base_url=server.base_url, concurrency=concurrency, limit=limit,
-                             cache=False, timeout_s=30.0)  # fmt: skip
+                             options=ModelOptions(base_url=server.base_url,
+                                                  concurrency=concurrency, timeout_s=30.0),
+                             limit=limit, cache=False)  # fmt: skip
 
         run_eval(config(work / "warm", concurrency), progress=False)
         server.control(reset_stats=True)

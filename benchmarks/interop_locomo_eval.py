@@ -34,7 +34,7 @@ def main() -> None:
     from umb.interop import import_locomo
     from umb.memory import MemoryConfig
     from umb.report import format_native
-    from umb.run import RunConfig, run_eval
+    from umb.run import RunConfig, ScoringOptions, run_eval
     from umb.run._config import parse_granularity
 
     root = Path(tempfile.mkdtemp(prefix="umb-locomo-eval-"))
@@ -45,7 +45,7 @@ def main() -> None:
             bench=bench,
             out=root / f"run{i}",
             systems=(system,),
-            scorer="locomo_f1",
+            scoring=ScoringOptions(scorer="locomo_f1"),
             memory=MemoryConfig(top_k=top_k, granularity=parse_granularity(granularity)),
         )
         started = time.perf_counter()

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import logging
 import os
+import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -38,3 +40,21 @@ def openai_server(_openai_server_process: OpenAIServer) -> OpenAIServer:
     and read ``stats()`` (see umb.testing)."""
     _openai_server_process.reset()
     return _openai_server_process
+
+
+@pytest.fixture(scope="session")
+def ray_address(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """A local Ray cluster of 2 CPUs for the whole session, joined by this process; its address.
+
+    Started only by the tests that ask for it (they skip when the ``ray`` extra is missing).
+    """
+    ray = pytest.importorskip("ray", reason="the ray extra is not installed")
+    context = ray.init(
+        num_cpus=2,
+        include_dashboard=False,
+        log_to_driver=False,
+        logging_level=logging.ERROR,
+        _temp_dir=tempfile.mkdtemp(prefix="umb-ray-test-"),  # short: Ray keeps sockets there
+    )
+    yield str(context.address_info["address"])
+    ray.shutdown()

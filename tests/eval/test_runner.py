@@ -13,8 +13,10 @@ from umb.bench import Dialogue, Evidence, Interlocutor, Question, Session, Turn
 from umb.bench._write import write_benchmark
 from umb.families import FAMILIES
 from umb.memory import MemorySystem, RetrievedContext, memory_system_names, register_memory_system
+from umb.models import ModelOptions
 from umb.run._config import RunConfig, public_url
 from umb.run._log import read_records
+from umb.run._options import ScoringOptions
 from umb.run._runner import run_eval
 
 SEEN: dict[str, list[str]] = {}
@@ -225,7 +227,8 @@ def test_a_different_model_or_parameter_is_refused(tiny_bench: Path, tmp_path: P
         run_eval(RunConfig(bench=tiny_bench, out=out, systems=("no_context",), model="oracle"),
                  progress=False)  # fmt: skip
     with pytest.raises(ConfigError, match="parameters.policy"):
-        run_eval(RunConfig(bench=tiny_bench, out=out, systems=("no_context",), policy="lenient"),
+        run_eval(RunConfig(bench=tiny_bench, out=out, systems=("no_context",),
+                           scoring=ScoringOptions(policy="lenient")),
                  progress=False)  # fmt: skip
 
 
@@ -275,7 +278,8 @@ def test_unknown_system_and_bad_options_are_config_errors(tiny_bench: Path, tmp_
     with pytest.raises(ConfigError, match="rag_bm25"):
         RunConfig(bench=tiny_bench, out=tmp_path, systems=("rag_bm52",))
     with pytest.raises(ConfigError, match="concurrency"):
-        RunConfig(bench=tiny_bench, out=tmp_path, systems=("no_context",), concurrency=0)
+        RunConfig(bench=tiny_bench, out=tmp_path, systems=("no_context",),
+                  options=ModelOptions(concurrency=0))
     with pytest.raises(ConfigError, match="twice"):
         RunConfig(bench=tiny_bench, out=tmp_path, systems=("no_context", "no_context"))
 

@@ -9,6 +9,7 @@ from typing import Any
 
 import pytest
 
+from umb.models import ModelOptions
 from umb.run._config import RunConfig
 from umb.run._log import read_records
 from umb.run._runner import run_eval
@@ -31,14 +32,17 @@ def _config(bench: Path, out: Path, server: OpenAIServer, **kw: Any) -> RunConfi
         "out": out,
         "systems": ("no_context",),
         "model": "openai/umb-test",
-        "base_url": server.base_url,
         "limit": 12,
-        "concurrency": 4,
-        "timeout_s": 5.0,
-        "max_retries": 1,
     }
+    endpoint: dict[str, Any] = {
+        "base_url": server.base_url, "concurrency": 4, "timeout_s": 5.0, "max_retries": 1,
+        "cache_path": None,
+    }
+    for key in list(kw):
+        if key in endpoint:
+            endpoint[key] = kw.pop(key)
     values.update(kw)
-    return RunConfig(**values)
+    return RunConfig(**values, options=ModelOptions(**endpoint))
 
 
 def test_garbage_output_is_counted_as_invalid_json(

@@ -13,6 +13,7 @@ from typing import Any
 import pytest
 from _kill import kill_after
 
+from umb.models import ModelOptions
 from umb.run import RunConfig, read_records, run_eval, trace_path
 from umb.testing import OpenAIServer
 from umb.trace import Trace, read_trace
@@ -61,7 +62,8 @@ def test_a_killed_traced_run_resumes_into_the_uninterrupted_trace(
     reference = tmp_path / "straight"
     config = RunConfig(
         bench=demo_bench, out=reference, systems=SYSTEMS, limit=QUESTIONS,
-        model="openai/umb-test", base_url=openai_server.base_url, concurrency=2,
+        model="openai/umb-test",
+        options=ModelOptions(base_url=openai_server.base_url, concurrency=2),
     )  # fmt: skip
     run_eval(config, progress=False)
 

@@ -17,6 +17,7 @@ from umb.interop.locomo._scorers import LoCoMoF1
 from umb.report import build_report
 from umb.run._config import RunConfig
 from umb.run._log import read_records
+from umb.run._options import ScoringOptions
 from umb.run._runner import run_eval
 
 # conv-26, the first conversation: all five categories (its adversarial items come last).
@@ -111,7 +112,7 @@ def test_resume_with_another_scorer_is_refused(locomo_run: Path, locomo_bench: P
         bench=locomo_bench,
         out=locomo_run,
         systems=("rag_bm25",),
-        scorer="mem0_f1",
+        scoring=ScoringOptions(scorer="mem0_f1"),
         limit=CONV26,
     )
     with pytest.raises(ConfigError, match=r"scorer\.name: 'locomo_f1' -> 'mem0_f1'"):
@@ -136,7 +137,7 @@ def test_oracle_gives_the_documented_near_perfect_values(
         out=tmp_path / "oracle",
         systems=("no_context",),
         model="oracle",
-        scorer="locomo_f1",
+        scoring=ScoringOptions(scorer="locomo_f1"),
     )
     (group,) = run_eval(config, progress=False).results["groups"]
     cats = {c["id"]: c for c in group["native"]["locomo"]["categories"]}
@@ -159,7 +160,7 @@ def test_mem0_scorers_skip_adversarial_items(locomo_bench: Path, tmp_path: Path)
         out=tmp_path / "mem0",
         systems=("no_context",),
         model="oracle",
-        scorer="mem0_f1",
+        scoring=ScoringOptions(scorer="mem0_f1"),
         limit=CONV26,
     )
     (group,) = run_eval(config, progress=False).results["groups"]
@@ -177,7 +178,7 @@ def test_umb_benchmarks_get_no_native_blocks(umb_bench: Path, tmp_path: Path) ->
     assert "native" not in report.sections and "retrieval" not in report.sections
     # A peer scorer on a umb benchmark: no native categories, the peer's summary still shown.
     peer = RunConfig(bench=umb_bench, out=tmp_path / "f1", systems=("rag_bm25",), model="oracle",
-                     scorer="locomo_f1")  # fmt: skip
+                     scoring=ScoringOptions(scorer="locomo_f1"))  # fmt: skip
     (group,) = run_eval(peer, progress=False).results["groups"]
     assert group["native"] is None and group["peer"]["overall_micro"] == 1.0
     report = build_report([tmp_path / "f1"], tmp_path / "report-f1")

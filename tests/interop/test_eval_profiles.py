@@ -18,10 +18,12 @@ from umb.interop._common import text_hash
 from umb.interop.locomo._profile import NOT_MENTIONED_OPTION
 from umb.interop.longmemeval._judge import TEMPLATES
 from umb.memory import RetrievedContext
+from umb.models import ModelOptions
 from umb.models._api import GenerateRequest, GenerateResult
 from umb.models.offline import OfflineModel
 from umb.run._config import RunConfig
 from umb.run._log import read_records
+from umb.run._options import ScoringOptions
 from umb.run._profiles import build_profile_request, profile_for
 from umb.run._record import answer_question
 from umb.run._runner import run_eval
@@ -166,8 +168,9 @@ def test_longmemeval_judge_scores_through_the_judge_model(
     spec = "openai/umb-test"
     config = RunConfig(
         bench=lme_bench, out=tmp_path / "run", systems=("rag_bm25",), model=spec,
-        judge=spec, scorer="longmemeval_judge", base_url=openai_server.base_url,
-        api_key_env="UMB_TEST_NO_KEY", max_retries=0,
+        judge=spec, scoring=ScoringOptions(scorer="longmemeval_judge"),
+        options=ModelOptions(base_url=openai_server.base_url, api_key_env="UMB_TEST_NO_KEY",
+                             max_retries=0),
     )  # fmt: skip
     (group,) = run_eval(config, progress=False).results["groups"]
     records = {r["question_id"]: r for r in read_records(tmp_path / "run" / "records.jsonl")}

@@ -14,6 +14,7 @@ from markupsafe import Markup
 
 from umb import evaluate
 from umb._cli.main import cli
+from umb.models import ModelOptions
 from umb.report import (
     QUESTION_DETAILS,
     SECTIONS,
@@ -126,7 +127,8 @@ def test_invalid_json_examples_are_shown(
     openai_server.control(default_reply="I think it was <b>Biscuit</b>.")
     run = tmp_path / "api"
     evaluate(RunConfig(bench=demo_bench, out=run, systems=("no_context",), limit=4,
-                       model="openai/umb-test", base_url=openai_server.base_url),
+                       model="openai/umb-test",
+                       options=ModelOptions(base_url=openai_server.base_url)),
              progress=False)  # fmt: skip
     html = build_report([run], tmp_path / "report").index.read_text(encoding="utf-8")
     table = re.search(r'<table id="invalid-table">(.*?)</table>', html, re.DOTALL)

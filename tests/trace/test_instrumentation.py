@@ -11,7 +11,9 @@ from click.testing import CliRunner
 
 from umb._cli.main import cli
 from umb.bench import Benchmark, Dialogue
+from umb.models import ModelOptions
 from umb.run import RunConfig, read_records, run_eval, trace_path, trace_paths
+from umb.run._options import ScoringOptions
 from umb.testing import OpenAIServer
 from umb.trace import Trace, answer_var, context_var, judgement_var, read_trace, role_of, turn_var
 
@@ -175,8 +177,9 @@ def test_judge_votes_are_operations_inside_the_score(
     openai_server.control(default_reply=json.dumps({"verdict": "partial", "reason": "half"}))
     out = tmp_path / "run"
     config = RunConfig(bench=demo_bench, out=out, systems=("oracle_evidence",), model="oracle",
-                       judge="openai/umb-test", base_url=openai_server.base_url,
-                       limit=FIRST_DIALOGUE, judge_votes=2)  # fmt: skip
+                       judge="openai/umb-test",
+                       options=ModelOptions(base_url=openai_server.base_url),
+                       limit=FIRST_DIALOGUE, scoring=ScoringOptions(judge_votes=2))  # fmt: skip
     run_eval(config, progress=False)
     trace = _trace(out, "oracle_evidence")
     judged = [r for r in read_records(out / "records.jsonl") if r["judge_model"]]

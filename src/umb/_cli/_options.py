@@ -3,20 +3,43 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, TypeVar
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
+
+from umb._errors import ConfigError, DataError
+
+if TYPE_CHECKING:
+    from umb.run import ExecutorOptions
 
 F = TypeVar("F", bound=Callable[..., Any])
 
 
-def endpoint_options(*, concurrency_help: str, timeout_s: float) -> Callable[[F], F]:
-    """``--concurrency``, ``--base-url``, ``--api-key-env``, ``--timeout``, ``--max-retries``."""
+def endpoint_options(
+    *, concurrency_help: str, timeout_s: float, replicas: bool = False
+) -> Callable[[F], F]:
+    """``--concurrency``, ``--base-url``, ``--api-key-env``, ``--timeout``, ``--max-retries``.
+
+    With ``replicas``, ``--base-url`` may be repeated (or name ``@FILE``, one URL a line) and
+    the command receives a tuple of URLs (see :func:`endpoint_urls`).
+    """
+    if replicas:
+        base_url = click.option(
+            "--base-url",
+            multiple=True,
+            help="OpenAI-compatible endpoint (default $OPENAI_BASE_URL); repeat it, or give "
+            "@FILE (one URL a line), to spread requests over replicas of the model.",
+        )
+    else:
+        base_url = click.option(
+            "--base-url", help="OpenAI-compatible endpoint (default $OPENAI_BASE_URL)."
+        )
     options = (
         click.option(
             "--concurrency", type=int, default=8, show_default=True, help=concurrency_help
         ),
-        click.option("--base-url", help="OpenAI-compatible endpoint (default $OPENAI_BASE_URL)."),
+        base_url,
         click.option(
             "--api-key-env",
             default="OPENAI_API_KEY",
@@ -46,3 +69,77 @@ def endpoint_options(*, concurrency_help: str, timeout_s: float) -> Callable[[F]
         return fn
 
     return decorate
+
+
+def executor_options(*, unit: str) -> Callable[[F], F]:
+    """``--executor``, ``--workers``, ``--ray-address``."""
+    options = (
+        click.option(
+            "--executor",
+            type=click.Choice(["local", "ray"]),
+            default="local",
+            show_default=True,
+            help=f"local: this process; ray: each {unit} unit as a Ray task (extra 'ray').",
+        ),
+        click.option(
+            "--workers", type=int, default=1, show_default=True, help="Ray: units at once."
+        ),
+        click.option(
+            "--ray-address",
+            help="Ray: cluster to join (default $RAY_ADDRESS; none: start a local one).",
+        ),
+    )
+
+    def decorate(fn: F) -> F:
+        for option in reversed(options):
+            fn = option(fn)
+        return fn
+
+    return decorate
+
+
+def executor_config(kind: str, workers: int, address: str | None) -> ExecutorOptions:
+    """The :class:`~umb.run.ExecutorOptions` of the executor flags."""
+    from umb.run import ExecutorOptions
+
+    defaults = ExecutorOptions()
+    return ExecutorOptions(
+        kind="ray" if kind == "ray" else "local",
+        workers=workers,
+        address=address or defaults.address,
+    )
+
+
+def endpoint_urls(values: tuple[str, ...]) -> tuple[str | None, tuple[str, ...]]:
+    """``--base-url`` values -> (the first URL or None, the other replicas).
+
+    ``@FILE`` reads one URL a line; blank lines and ``#`` comments are skipped.
+
+    Raises:
+        ConfigError: A file is unreadable or holds something that is not an http(s) URL.
+    """
+    urls: list[str] = []
+    for value in values:
+        if not value.startswith("@"):
+            urls.append(value)
+            continue
+        path = Path(value[1:])
+        try:
+            lines = path.read_text(encoding="utf-8").splitlines()
+        except OSError as e:
+            raise ConfigError(f"{path}: cannot read the URL file ({e.strerror})") from None
+        for lineno, line in enumerate(lines, start=1):
+            text = line.split("#", 1)[0].strip()
+            if not text:
+                continue
+            if not text.startswith(("http://", "https://")):
+                raise DataError(str(path), lineno, f"not an http(s) URL: {text!r}")
+            urls.append(text)
+    if not urls:
+        return None, ()
+    return urls[0], _rest(urls)
+
+
+def _rest(urls: list[str]) -> tuple[str, ...]:
+    # Each endpoint once, in the order given.
+    return tuple(u for u in dict.fromkeys(urls) if u != urls[0])

@@ -6,7 +6,12 @@ from pathlib import Path
 
 import click
 
-from umb._cli._options import endpoint_options
+from umb._cli._options import (
+    endpoint_options,
+    endpoint_urls,
+    executor_config,
+    executor_options,
+)
 from umb.memory import MemoryConfig
 
 
@@ -53,7 +58,9 @@ from umb.memory import MemoryConfig
 )
 @click.option("--limit", type=int, help="Only the first N questions of the benchmark.")
 @endpoint_options(
-    concurrency_help="Dialogues at once, and requests in flight per model.", timeout_s=60.0
+    concurrency_help="Dialogues at once, and requests in flight per model and endpoint.",
+    timeout_s=60.0,
+    replicas=True,
 )
 @click.option(
     "--max-input-tokens",
@@ -100,6 +107,7 @@ from umb.memory import MemoryConfig
     default=None,
     help="Progress bar on stderr (default: when stderr is a terminal).",
 )
+@executor_options(unit="(system, dialogue)")
 def eval_command(
     bench: Path,
     systems: str,
@@ -110,7 +118,7 @@ def eval_command(
     out: Path,
     limit: int | None,
     concurrency: int,
-    base_url: str | None,
+    base_url: tuple[str, ...],
     api_key_env: str,
     timeout_s: float,
     max_retries: int,
@@ -124,35 +132,45 @@ def eval_command(
     seed: int,
     no_trace: bool,
     progress: bool | None,
+    executor: str,
+    workers: int,
+    ray_address: str | None,
 ) -> None:
     """Evaluate memory systems with a model on a benchmark; resumable, one record per question."""
     from umb import evaluate
+    from umb.models import ModelOptions
     from umb.report import format_leaderboard, format_native
-    from umb.run._config import RunConfig, parse_granularity, parse_systems
+    from umb.run import RunConfig, ScoringOptions
+    from umb.run._config import parse_granularity, parse_systems
 
+    first_url, replicas = endpoint_urls(base_url)
     config = RunConfig(
         bench=bench,
         out=out,
         systems=parse_systems(systems),
         model=model,
         judge=judge,
-        scorer=scorer,
         extractor=extractor,
         limit=limit,
-        concurrency=concurrency,
-        base_url=base_url,
-        api_key_env=api_key_env,
-        timeout_s=timeout_s,
-        max_retries=max_retries,
+        options=ModelOptions(
+            base_url=first_url or ModelOptions().base_url,
+            replicas=replicas,
+            api_key_env=api_key_env,
+            concurrency=concurrency,
+            timeout_s=timeout_s,
+            max_retries=max_retries,
+            cache_path=cache_path,
+        ),
         memory=MemoryConfig(
             top_k=top_k,
             granularity=parse_granularity(granularity),
             max_input_tokens=max_input_tokens,
         ),
+        scoring=ScoringOptions(
+            scorer=scorer, policy="lenient" if lenient else "strict", seed=seed
+        ),
+        executor=executor_config(executor, workers, ray_address),
         cache=not no_cache,
-        cache_path=cache_path,
-        policy="lenient" if lenient else "strict",
-        seed=seed,
         retry_errors=retry_errors,
         trace=not no_trace,
     )

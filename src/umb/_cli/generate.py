@@ -9,7 +9,9 @@ from typing import Any
 
 import click
 
+from umb._cli._options import executor_config, executor_options
 from umb._cli._render_options import llm_render_options
+from umb._errors import ConfigError
 from umb.pipeline._generate import PRESETS, resolve_config
 from umb.pipeline._generate import generate as generate_benchmark
 from umb.pipeline._merge import merge_shards
@@ -43,6 +45,7 @@ from umb.pipeline._merge import merge_shards
     show_default=True,
     help="template: fast and exact; llm: written by --renderer-model, audited and repaired.",
 )
+@executor_options(unit="character-shard")
 @llm_render_options
 def generate(
     preset: str,
@@ -56,6 +59,9 @@ def generate(
     shard: str | None,
     quiet: bool,
     renderer: str,
+    executor: str,
+    workers: int,
+    ray_address: str | None,
     **llm: Any,
 ) -> None:
     """Generate a benchmark (world, questions, dialogues) from a seed."""
@@ -68,6 +74,12 @@ def generate(
         end=end,
         density=density,
     )
+    on = executor_config(executor, workers, ray_address)
+    if on.kind == "ray" and (renderer == "llm" or llm["dry_run"] or shard):
+        raise ConfigError(
+            "--executor ray shards the template renderer itself: "
+            "drop --shard, --renderer llm and --dry-run"
+        )
     if renderer == "llm" or llm["dry_run"]:
         from umb._cli.render import generate_with_llm
 
@@ -76,9 +88,15 @@ def generate(
 
     def progress(done: int, total: int) -> None:
         if not quiet and (done == total or done % max(1, total // 20) == 0):
-            print(f"\rgenerating: {done}/{total} dialogues", end="", file=sys.stderr, flush=True)
+            what = "shards" if on.kind == "ray" else "dialogues"
+            print(f"\rgenerating: {done}/{total} {what}", end="", file=sys.stderr, flush=True)
 
-    manifest = generate_benchmark(config, out, shard=shard, progress=progress)
+    if on.kind == "ray":
+        from umb.pipeline._generate_ray import generate_on_ray  # loads ray (extra "ray")
+
+        manifest = generate_on_ray(config, out, on, progress=progress)
+    else:
+        manifest = generate_benchmark(config, out, shard=shard, progress=progress)
     if not quiet:
         print(file=sys.stderr)
     c = manifest["counts"]

@@ -21,6 +21,7 @@ import openai
 from umb._errors import ConfigError
 from umb._tokens import estimate_tokens
 from umb.models._api import GenerateRequest, GenerateResult
+from umb.models._endpoints import EndpointPool
 from umb.models._options import ModelOptions
 from umb.models._retry import backoff_delay, is_retryable_status, parse_retry_after
 
@@ -74,67 +75,79 @@ class OpenAIModel:
                 f"{self.spec} uses the OpenAI endpoint but ${options.api_key_env} is not set; "
                 "set it, or point --base-url / $OPENAI_BASE_URL at a local server"
             )
+        self.urls = (self.base_url, *(u.rstrip("/") for u in options.replicas))
         self._json_mode_ok = True
-        # The HTTP client and the semaphore belong to one event loop; a caller that runs
-        # several loops in turn (asyncio.run per batch) gets fresh ones for each.
+        # The HTTP clients and semaphores belong to one event loop; a caller that runs several
+        # loops in turn (asyncio.run per batch) gets fresh ones for each.
         self._loop: asyncio.AbstractEventLoop | None = None
-        self._client: openai.AsyncOpenAI | None = None
-        self._slots: asyncio.Semaphore | None = None
+        self._pool: EndpointPool[openai.AsyncOpenAI] | None = None
 
-    def _bind(self) -> tuple[openai.AsyncOpenAI, asyncio.Semaphore]:
+    def _bind(self) -> EndpointPool[openai.AsyncOpenAI]:
         loop = asyncio.get_running_loop()
-        if self._client is None or self._slots is None or self._loop is not loop:
+        if self._pool is None or self._loop is not loop:
             self._loop = loop
-            self._client = openai.AsyncOpenAI(
-                # Read at call time and never kept anywhere but the client's memory.
-                api_key=os.environ.get(self.options.api_key_env) or _NO_KEY,
-                base_url=self.base_url,
-                timeout=self.options.timeout_s,
-                max_retries=0,
-            )
-            self._slots = asyncio.Semaphore(self.options.concurrency)
-        return self._client, self._slots
+            self._pool = EndpointPool(self.urls, self.options.concurrency, self._client)
+        return self._pool
+
+    def _client(self, base_url: str) -> openai.AsyncOpenAI:
+        return openai.AsyncOpenAI(
+            # Read at call time and never kept anywhere but the client's memory.
+            api_key=os.environ.get(self.options.api_key_env) or _NO_KEY,
+            base_url=base_url,
+            timeout=self.options.timeout_s,
+            max_retries=0,
+        )
 
     async def generate(self, requests: Sequence[GenerateRequest]) -> list[GenerateResult]:
         """Answer every request concurrently (at most ``options.concurrency`` in flight)."""
         return list(await asyncio.gather(*(self._generate_one(r) for r in requests)))
 
     async def aclose(self) -> None:
-        """Close the HTTP client of the current event loop."""
-        if self._client is not None and self._loop is asyncio.get_running_loop():
-            await self._client.close()
-        self._client = None
-        self._slots = None
+        """Close the HTTP clients of the current event loop."""
+        if self._pool is not None and self._loop is asyncio.get_running_loop():
+            for endpoint in self._pool.endpoints:
+                await endpoint.client.close()
+        self._pool = None
         self._loop = None
 
     async def _generate_one(self, request: GenerateRequest) -> GenerateResult:
-        client, slots = self._bind()
+        pool = self._bind()
         # The clock starts when the first attempt gets a slot: time queued behind the
         # concurrency limit is the caller's batching, not the endpoint's latency.
         started = 0.0
         attempts = self.options.max_retries + 1
         last_reason = ""
+        endpoint = None
         for attempt in range(attempts):
+            endpoint = pool.pick(avoid=endpoint)
+            endpoint.in_flight += 1
             try:
-                async with slots:
+                async with endpoint.slots:
                     if attempt == 0:
                         started = time.perf_counter()
-                    return await self._attempt(client, request, started)
+                    result = await self._attempt(endpoint.client, request, started)
+                pool.succeeded(endpoint)
+                return result
             except _Retryable as failure:
                 last_reason = failure.reason
-                if attempt + 1 == attempts:
-                    break
                 delay = backoff_delay(
                     attempt,
                     base_s=self.options.backoff_base_s,
                     max_s=self.options.backoff_max_s,
                     retry_after_s=failure.retry_after_s,
                 )
+                pool.failed(endpoint, delay)
+                if attempt + 1 == attempts:
+                    break
                 log.debug("%s: %s; retry %d in %.2f s", self.spec, failure.reason, attempt, delay)
-                # The slot is released while waiting, so other requests keep the endpoint busy.
-                await asyncio.sleep(delay)
+                # Another healthy replica takes the retry at once; with none, wait (the slot
+                # is released meanwhile, so other requests keep the endpoints busy).
+                if pool.all_cooling():
+                    await asyncio.sleep(delay)
             except _Fatal as failure:
                 return self._failed(str(failure), started)
+            finally:
+                endpoint.in_flight -= 1
         return self._failed(f"{last_reason} (gave up after {attempts} attempts)", started)
 
     def _failed(self, reason: str, started: float) -> GenerateResult:

@@ -24,10 +24,13 @@ class ModelOptions:
     base_url: str | None = field(default_factory=_base_url_from_env)
     """OpenAI-compatible endpoint, e.g. ``http://localhost:8000/v1``; defaults to
     ``$OPENAI_BASE_URL``, then to the official OpenAI endpoint."""
+    replicas: tuple[str, ...] = ()
+    """More endpoints serving the same model: requests spread over ``base_url`` and these,
+    ``concurrency`` in flight at each, and a failed attempt is retried on another replica."""
     api_key_env: str = "OPENAI_API_KEY"
     """Name of the environment variable holding the key. The key itself is never stored."""
     concurrency: int = 8
-    """Most requests in flight at once, per loaded model."""
+    """Most requests in flight at once, per loaded model and endpoint."""
     timeout_s: float = 60.0
     """Limit for one HTTP attempt, in seconds."""
     max_retries: int = 5
@@ -63,5 +66,7 @@ class ModelOptions:
             raise ConfigError(f"max_tokens must be at least 1, not {self.max_tokens}")
         if self.temperature is not None and self.temperature < 0:
             raise ConfigError(f"temperature must be 0 or more, not {self.temperature}")
+        if self.replicas and not self.base_url:
+            raise ConfigError("replicas need a base_url: give --base-url once per endpoint")
         if not self.api_key_env:
             raise ConfigError("api_key_env must name an environment variable")

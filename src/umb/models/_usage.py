@@ -86,6 +86,18 @@ class RoleUsage:
         return out
 
 
+#: Usage counters that add up across meters and invocations (latency percentiles do not).
+SUMMED_COUNTS = (
+    "requests",
+    "cached",
+    "errors",
+    "input_tokens",
+    "output_tokens",
+    "cached_input_tokens",
+    "cached_output_tokens",
+)
+
+
 class UsageMeter:
     """Usage per role, shared by every model a run loads.
 
@@ -107,6 +119,15 @@ class UsageMeter:
         """Count one result under ``role``."""
         with self._lock:
             self._roles.setdefault(role, RoleUsage()).add(result)
+
+    def absorb(self, summary: dict[str, dict[str, Any]]) -> None:
+        """Add another meter's ``to_dict(include_latencies=True)`` (one sent by a worker)."""
+        with self._lock:
+            for name, counts in summary.items():
+                usage = self._roles.setdefault(name, RoleUsage())
+                for key in SUMMED_COUNTS:
+                    setattr(usage, key, getattr(usage, key) + int(counts.get(key, 0)))
+                usage.latencies_s.extend(float(x) for x in counts.get("latencies_s", ()))
 
     def role(self, role: Role) -> RoleUsage:
         """A copy of the usage of ``role`` (zeros if it made no request)."""

@@ -7,13 +7,21 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
+from umb._errors import ConfigError
 from umb._peer import PEERS
 from umb.bench import Benchmark
 from umb.pipeline._evaluate import evaluate as evaluate_config
 from umb.pipeline._generate import GenerateConfig, resolve_config
 from umb.pipeline._generate import generate as generate_config
 from umb.report import build_report
-from umb.run import JudgeTemplates, RunConfig, RunOutcome, ScoreOutcome, score_predictions
+from umb.run import (
+    ExecutorOptions,
+    JudgeTemplates,
+    RunConfig,
+    RunOutcome,
+    ScoreOutcome,
+    score_predictions,
+)
 
 
 def generate(
@@ -22,6 +30,7 @@ def generate(
     preset: str | None = "demo",
     config: GenerateConfig | None = None,
     shard: str | None = None,
+    executor: ExecutorOptions | None = None,
     **overrides: Any,
 ) -> Benchmark:
     """Generate a benchmark directory and open it.
@@ -31,6 +40,8 @@ def generate(
         preset: ``demo``, ``small`` or ``umb`` (ignored when ``config`` is given).
         config: A full :class:`~umb.pipeline.GenerateConfig`; ``overrides`` still apply.
         shard: ``"i/k"``: only the i-th of k character shards (merge them with ``umb merge``).
+        executor: ``ExecutorOptions(kind="ray", workers=N)`` generates the character shards as
+            Ray tasks (extra ``ray``; the same bytes as a local run, docs/scale.md).
         **overrides: Fields of :class:`~umb.pipeline.GenerateConfig` (``characters``, ``seed``, …).
 
     Example:
@@ -39,7 +50,14 @@ def generate(
         170
     """
     cfg = replace(config, **overrides) if config else resolve_config(preset, **overrides)
-    generate_config(cfg, Path(out), shard)
+    if executor is not None and executor.kind == "ray":
+        if shard:
+            raise ConfigError("a Ray run shards the characters itself: give no shard")
+        from umb.pipeline._generate_ray import generate_on_ray  # loads ray (extra "ray")
+
+        generate_on_ray(cfg, Path(out), executor)
+    else:
+        generate_config(cfg, Path(out), shard)
     return Benchmark.open(out)
 
 

@@ -28,7 +28,7 @@ def evaluate(config: RunConfig, *, progress: bool | None = None) -> RunOutcome:
     """
     outcome = run_eval(config, progress=progress)
     if trace_paths(config.out):
-        metrics = MemoryMetricsRun(config.out, bench=config.bench, seed=config.seed)
+        metrics = MemoryMetricsRun(config.out, bench=config.bench, seed=config.scoring.seed)
         attribute_run(config.out, bench=config.bench, progress=progress, on_trace=metrics.add)
         metrics.finish()
     return outcome

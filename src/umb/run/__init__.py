@@ -2,6 +2,7 @@
 
 from umb.run._config import RunConfig
 from umb.run._log import read_records
+from umb.run._options import ExecutorOptions, ScoringOptions
 from umb.run._prompts import (
     FAMILY_INSTRUCTIONS,
     PROMPT_VERSION,
@@ -20,10 +21,12 @@ __all__ = [
     "FAMILY_INSTRUCTIONS",
     "PROMPT_VERSION",
     "SYSTEM_POLICY",
+    "ExecutorOptions",
     "FamilyInstruction",
     "JudgeTemplates",
     "RunConfig",
     "RunOutcome",
+    "ScoringOptions",
     "ScoreOutcome",
     "arun_eval",
     "build_messages",

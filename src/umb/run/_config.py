@@ -11,7 +11,7 @@ import datetime as dt
 import os
 import platform
 import urllib.parse
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from importlib import metadata
 from pathlib import Path
 from typing import Any, Final
@@ -20,11 +20,12 @@ from umb._errors import ConfigError
 from umb.bench import Benchmark
 from umb.memory import Granularity, MemoryConfig, memory_system_class, memory_system_names
 from umb.memory._api import GRANULARITIES
+from umb.models import ModelOptions
+from umb.run._options import ExecutorOptions, ScoringOptions
 from umb.run._profiles import PROFILE_VERSION
 from umb.run._prompts import PROMPT_VERSION
 from umb.scoring._aggregate import AGGREGATE_VERSION
 from umb.scoring._judge import JUDGE_PROMPT_VERSION
-from umb.scoring._parsing import Policy
 from umb.scoring._peer import NATIVE_SCORER, check_scorer, peer_scorer_header
 from umb.scoring._record import SCORERS
 
@@ -37,7 +38,7 @@ _PACKAGES: Final = ("unifiedmembench", "numpy", "bm25s", "wordllama", "openai", 
 
 @dataclass(frozen=True)
 class RunConfig:
-    """Everything ``umb eval`` needs to know.
+    """Everything ``umb eval`` needs to know: what to run, and the option groups of each layer.
 
     Args mirror the command's options; see docs/evaluation.md.
     """
@@ -52,36 +53,25 @@ class RunConfig:
     """Answerer spec."""
     judge: str | None = None
     """Judge spec: umb's free-text judge, or the judge of a judge scorer; None = rules alone."""
-    scorer: str = NATIVE_SCORER
-    """``umb`` (the family rules) or a peer answer scorer such as ``locomo_f1``."""
     extractor: str = "offline"
     """The memory systems' own model (``mem0_style``, ``summary``); ``offline`` = rule-based."""
     limit: int | None = None
     """Evaluate only the first N questions of the benchmark (file order)."""
-    concurrency: int = 8
-    """Dialogues evaluated at once, and requests in flight per model."""
-    base_url: str | None = None
-    """OpenAI-compatible endpoint for ``openai/…`` specs (default ``$OPENAI_BASE_URL``)."""
-    api_key_env: str = "OPENAI_API_KEY"
-    """Environment variable holding the key; the key itself is never written anywhere."""
-    timeout_s: float = 60.0
-    """Per-request timeout of API models."""
-    max_retries: int = 5
-    """Retries of an API request on HTTP 429, 5xx, connection errors and timeouts."""
+    question_ids: frozenset[str] | None = None
+    """Evaluate only these questions (after ``limit``); how an executor hands out one unit."""
+    options: ModelOptions = field(default_factory=ModelOptions)
+    """Endpoint, key variable, concurrency (dialogues at once, and requests in flight per model),
+    timeout and retries of every model. ``cache_path`` None here means ``OUT/cache.sqlite``."""
     memory: MemoryConfig = field(default_factory=MemoryConfig)
     """top-k, granularity and the input-token budget of the memory systems."""
+    scoring: ScoringOptions = field(default_factory=ScoringOptions)
+    """Scorer, parse policy, judge votes and the bootstrap seed."""
+    executor: ExecutorOptions = field(default_factory=ExecutorOptions)
+    """Where the (system, dialogue) units run: this process or a Ray cluster."""
     cache: bool = True
     """Use the response cache."""
-    cache_path: Path | None = None
-    """Cache file; default ``OUT/cache.sqlite``."""
-    policy: Policy = "strict"
-    """JSON parsing policy."""
     max_tokens: int = 1024
     """Answer length limit."""
-    judge_votes: int = 3
-    """Judge votes per item (median taken)."""
-    seed: int = 0
-    """Bootstrap seed of the confidence intervals."""
     retry_errors: bool = False
     """On resume, ask again the questions whose model call failed."""
     trace: bool = True
@@ -95,24 +85,23 @@ class RunConfig:
         known = set(memory_system_names())
         for name in self.systems:
             if name not in known:
-
                 memory_system_class(name)  # raises with a "did you mean"
         if self.limit is not None and self.limit < 1:
             raise ConfigError(f"--limit must be at least 1, not {self.limit}")
-        if self.concurrency < 1:
-            raise ConfigError(f"--concurrency must be at least 1, not {self.concurrency}")
-        if self.policy not in ("strict", "lenient"):
-            raise ConfigError(f"unknown parse policy {self.policy!r}")
-        if self.judge_votes < 1:
-            raise ConfigError(f"judge votes must be at least 1, not {self.judge_votes}")
-        check_scorer(self.scorer, self.judge)
+        check_scorer(self.scoring.scorer, self.judge)
 
     @property
     def resolved_cache_path(self) -> Path | None:
         """Where the response cache lives, or None when caching is off."""
         if not self.cache:
             return None
-        return self.cache_path if self.cache_path is not None else self.out / "cache.sqlite"
+        path = self.options.cache_path
+        return path if path is not None else self.out / "cache.sqlite"
+
+    @property
+    def model_options(self) -> ModelOptions:
+        """The options every model of the run is loaded with (the cache resolved)."""
+        return replace(self.options, cache_path=self.resolved_cache_path)
 
 
 def parse_systems(text: str) -> tuple[str, ...]:
@@ -160,12 +149,19 @@ def _relative(path: Path, start: Path) -> str:
 def build_header(config: RunConfig, bench: Benchmark, systems: list[str]) -> dict[str, Any]:
     """The header of a run of ``config`` on ``bench`` covering ``systems``."""
     manifest = bench.manifest
-    base_url = config.base_url or os.environ.get("OPENAI_BASE_URL")
+    base_url = config.options.base_url
     uses_api = any(
         spec is not None and spec.startswith("openai/")
         for spec in (config.model, config.judge, config.extractor)
     )
-    native_judge = bool(config.judge) and config.scorer == NATIVE_SCORER
+    scoring = config.scoring
+    native_judge = bool(config.judge) and scoring.scorer == NATIVE_SCORER
+    endpoint: dict[str, Any] = {
+        "base_url": public_url(base_url) if uses_api else None,
+        "api_key_env": config.options.api_key_env if uses_api else None,
+    }
+    if uses_api and config.options.replicas:
+        endpoint["replicas"] = [public_url(u) for u in config.options.replicas]
     return {
         "format": RUN_FORMAT,
         "format_version": RUN_FORMAT_VERSION,
@@ -180,25 +176,22 @@ def build_header(config: RunConfig, bench: Benchmark, systems: list[str]) -> dic
         },
         "systems": systems,
         "models": {"answerer": config.model, "judge": config.judge, "extractor": config.extractor},
-        "endpoint": {
-            "base_url": public_url(base_url) if uses_api else None,
-            "api_key_env": config.api_key_env if uses_api else None,
-        },
+        "endpoint": endpoint,
         "parameters": {
             "top_k": config.memory.top_k,
             "granularity": config.memory.granularity,
             "max_input_tokens": config.memory.max_input_tokens,
-            "policy": config.policy,
+            "policy": scoring.policy,
             "max_tokens": config.max_tokens,
             "temperature": 0.0,
-            "judge_votes": config.judge_votes if native_judge else None,
+            "judge_votes": scoring.judge_votes if native_judge else None,
             "prompt_version": PROMPT_VERSION,
             "judge_prompt_version": JUDGE_PROMPT_VERSION if native_judge else None,
         },
-        "scorer": scorer_header(config.scorer),
+        "scorer": scorer_header(scoring.scorer),
         "scorers": {fam: f"{s.name}@{s.version}" for fam, s in sorted(SCORERS.items())},
         "aggregate_version": AGGREGATE_VERSION,
-        "seed": config.seed,
+        "seed": scoring.seed,
         "versions": _versions(),
     }
 

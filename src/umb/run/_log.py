@@ -196,11 +196,16 @@ def append_line(path: Path, obj: Any) -> None:
 
 
 @contextmanager
-def run_lock(run_dir: Path) -> Iterator[None]:
+def run_lock(run_dir: Path, *, wait: bool = False) -> Iterator[None]:
     """Hold an exclusive lock on ``run_dir`` so two evaluations never append to one log.
 
+    Args:
+        run_dir: The directory to lock (created if missing).
+        wait: Wait for the lock instead of failing (a unit's partition, whose previous worker
+            may still be winding down after its driver was killed).
+
     Raises:
-        ConfigError: Another process holds the lock.
+        ConfigError: Another process holds the lock (and ``wait`` is false).
     """
     try:
         import fcntl
@@ -211,7 +216,7 @@ def run_lock(run_dir: Path) -> Iterator[None]:
     fd = os.open(run_dir / LOCK, os.O_RDWR | os.O_CREAT, 0o644)
     try:
         try:
-            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            fcntl.flock(fd, fcntl.LOCK_EX if wait else fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:
             raise ConfigError(
                 f"{run_dir} is in use by another umb eval; wait for it or pick another --out"

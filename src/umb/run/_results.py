@@ -10,24 +10,13 @@ import orjson
 
 from umb._errors import DataError
 from umb._jsonio import atomic_write_bytes, dumps_pretty, read_json
+from umb.models._usage import SUMMED_COUNTS
 from umb.run._log import INVOCATIONS, RESULTS, RecordKey, record_key
 from umb.scoring._aggregate import aggregate
 from umb.scoring._native import enrich_groups
 from umb.scoring._peer import NATIVE_SCORER
 
 RESULTS_FORMAT: Final = "umb-results"
-
-# Usage counters that add up across invocations (latency percentiles do not).
-_SUMMED: Final = (
-    "requests",
-    "cached",
-    "errors",
-    "input_tokens",
-    "output_tokens",
-    "cached_input_tokens",
-    "cached_output_tokens",
-)
-
 
 def sort_records(records: Iterable[dict[str, Any]], systems: Sequence[str]) -> list[dict[str, Any]]:
     """Records in a stable order: systems as listed in the header, then by question id."""
@@ -55,8 +44,8 @@ def total_usage(run_dir: Path) -> dict[str, dict[str, int]]:
         if not isinstance(line, dict):
             continue
         for role, usage in (line.get("usage") or {}).items():
-            acc = totals.setdefault(role, dict.fromkeys(_SUMMED, 0))
-            for k in _SUMMED:
+            acc = totals.setdefault(role, dict.fromkeys(SUMMED_COUNTS, 0))
+            for k in SUMMED_COUNTS:
                 acc[k] += int(usage.get(k, 0))
     return dict(sorted(totals.items()))
 

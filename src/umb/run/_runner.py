@@ -18,7 +18,7 @@ from __future__ import annotations
 import asyncio
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
@@ -88,6 +88,8 @@ async def arun_eval(config: RunConfig, *, progress: bool | None = None) -> RunOu
     started_at = time.time()
     bench = Benchmark.open(config.bench)
     questions = bench.questions[: config.limit] if config.limit else list(bench.questions)
+    if config.question_ids is not None:
+        questions = [q for q in questions if q.id in config.question_ids]
     with run_lock(config.out):
         header = _open_header(config, bench)
         with RecordLog(config.out / RECORDS) as log:
@@ -100,11 +102,21 @@ async def arun_eval(config: RunConfig, *, progress: bool | None = None) -> RunOu
             meter = UsageMeter()
             total = sum(len(v) for v in pending.values())
             trace_meta = {"benchmark": bench.content_hash, "models": header.get("models")}
-            run = _Evaluation(config, log, meter, total, progress, trace_meta, bench.root)
-            try:
-                await run.execute(bench, pending, _latest_asked(questions))
-            finally:
-                await run.close()
+            latest = _latest_asked(questions)
+            if config.executor.kind == "ray":
+                from umb.run._ray_eval import execute_on_ray  # loads ray (extra "ray")
+
+                written = await execute_on_ray(
+                    config, bench, log, pending, latest, meter, progress=progress,
+                    trace_meta=trace_meta,
+                )
+            else:
+                run = _Evaluation(config, log, meter, total, progress, trace_meta, bench.root)
+                try:
+                    await run.execute(bench, pending, latest)
+                finally:
+                    await run.close()
+                written = run.written
         elapsed = time.perf_counter() - started
         append_line(
             config.out / INVOCATIONS,
@@ -113,14 +125,16 @@ async def arun_eval(config: RunConfig, *, progress: bool | None = None) -> RunOu
                 "elapsed_s": round(elapsed, 3),
                 "systems": list(config.systems),
                 "limit": config.limit,
-                "written": run.written,
+                "written": written,
                 "skipped": skipped,
                 "usage": meter.to_dict(),
             },
         )
         selection = {(s, q.id) for s in config.systems for q in questions}
-        results = write_results(config.out, header, log.records, selection, seed=config.seed)
-    return RunOutcome(config.out, results, run.written, skipped, time.perf_counter() - started)
+        results = write_results(
+            config.out, header, log.records, selection, seed=config.scoring.seed
+        )
+    return RunOutcome(config.out, results, written, skipped, time.perf_counter() - started)
 
 
 def _open_header(config: RunConfig, bench: Benchmark) -> dict[str, Any]:
@@ -162,6 +176,32 @@ def _pending(
     return out
 
 
+def iter_jobs(
+    bench: Benchmark, pending: dict[tuple[str, str], list[Question]]
+) -> Iterator[tuple[str, Dialogue, list[Question]]]:
+    """The pending (system, dialogue, questions) jobs, in benchmark order, dialogue by dialogue.
+
+    Raises:
+        DataError: Once the dialogues are read, if questions refer to dialogues not there.
+    """
+    wanted = {d for _, d in pending}
+    systems = list(dict.fromkeys(s for s, _ in pending))
+    for dialogue in bench.iter_dialogues():
+        if dialogue.id not in wanted:
+            continue
+        wanted.discard(dialogue.id)
+        for system in systems:
+            todo = pending.get((system, dialogue.id))
+            if todo:
+                yield system, dialogue, todo
+    if wanted:
+        raise DataError(
+            str(bench.root / "questions.jsonl"),
+            None,
+            f"questions refer to dialogues that do not exist: {', '.join(sorted(wanted))}",
+        )
+
+
 def _precedes(started_at: str, asked_at: str) -> bool:
     # Times are YYYY-MM-DDTHH:MM and order as text; a question with no time sees everything.
     return not asked_at or started_at < asked_at
@@ -199,29 +239,22 @@ class _Evaluation:
         )
         self.log = log
         self.written = 0
-        options = ModelOptions(
-            base_url=config.base_url or ModelOptions().base_url,
-            api_key_env=config.api_key_env,
-            concurrency=config.concurrency,
-            timeout_s=config.timeout_s,
-            max_retries=config.max_retries,
-            cache_path=config.resolved_cache_path,
-        )
+        options = config.model_options
         self.models: list[LoadedModel] = []
         self.answerer = self._load(config.model, "answerer", options, meter)
         self.judge = None
         self.peer: PeerScoring | None = None
         judge_model = self._load(config.judge, "judge", options, meter) if config.judge else None
-        if config.scorer != NATIVE_SCORER:
-            self.peer = PeerScoring(config.scorer, judge_model)
+        if config.scoring.scorer != NATIVE_SCORER:
+            self.peer = PeerScoring(config.scoring.scorer, judge_model)
         elif judge_model is not None:
-            self.judge = Judge(judge_model, votes=config.judge_votes)
+            self.judge = Judge(judge_model, votes=config.scoring.judge_votes)
         self.extractor = self._load(config.extractor, "extractor", options, meter)
         self.tracers = RunTracers(
             config.out, enabled=config.trace, meta=trace_meta, bench=bench_root
         )
         self.include_gold = self.answerer.spec == "oracle"
-        slots = max(1, config.concurrency)
+        slots = max(1, config.options.concurrency)
         self.jobs = asyncio.Semaphore(slots)
         self.inflight = asyncio.Semaphore(slots * _INFLIGHT_PER_SLOT)
         show = sys.stderr.isatty() if progress is None else progress
@@ -252,31 +285,16 @@ class _Evaluation:
         """
         if not pending:
             return
-        wanted = {d for _, d in pending}
-        systems = list(dict.fromkeys(s for s, _ in pending))
         tasks: set[asyncio.Task[None]] = set()
         try:
-            for dialogue in bench.iter_dialogues():
-                if dialogue.id not in wanted:
-                    continue
-                wanted.discard(dialogue.id)
-                for system in systems:
-                    todo = pending.get((system, dialogue.id))
-                    if not todo:
-                        continue
-                    await self.jobs.acquire()
-                    _raise_first_failure(tasks)
-                    tasks = {t for t in tasks if not t.done()}
-                    job = self._job(system, dialogue, todo, latest.get(dialogue.id, ""))
-                    task = asyncio.create_task(job)
-                    task.add_done_callback(lambda _t: self.jobs.release())
-                    tasks.add(task)
-            if wanted:
-                raise DataError(
-                    str(bench.root / "questions.jsonl"),
-                    None,
-                    f"questions refer to dialogues that do not exist: {', '.join(sorted(wanted))}",
-                )
+            for system, dialogue, todo in iter_jobs(bench, pending):
+                await self.jobs.acquire()
+                _raise_first_failure(tasks)
+                tasks = {t for t in tasks if not t.done()}
+                job = self._job(system, dialogue, todo, latest.get(dialogue.id, ""))
+                task = asyncio.create_task(job)
+                task.add_done_callback(lambda _t: self.jobs.release())
+                tasks.add(task)
             if tasks:
                 done, _ = await asyncio.wait(tasks, return_when=asyncio.FIRST_EXCEPTION)
                 _raise_first_failure(done)
@@ -350,7 +368,7 @@ class _Evaluation:
                     system=system,
                     include_gold=self.include_gold,
                     max_tokens=self.config.max_tokens,
-                    policy=self.config.policy,
+                    policy=self.config.scoring.policy,
                     judge=self.judge,
                     peer=self.peer,
                     top_k=self.config.memory.top_k,

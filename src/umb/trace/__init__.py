@@ -7,6 +7,7 @@ attribution (:mod:`umb.attribute`) and the MemTraceBench format (:mod:`umb.inter
 build on it.
 """
 
+from umb.trace._append import TraceAppender, trace_records
 from umb.trace._context import bind_context, current_op, current_tracer, run_in_thread
 from umb.trace._decorator import operation, traced
 from umb.trace._file import FORMAT_NAME, FORMAT_VERSION
@@ -45,6 +46,7 @@ __all__ = [
     "StoredValue",
     "Subgraph",
     "Trace",
+    "TraceAppender",
     "TraceConfig",
     "Tracer",
     "TurnTranscript",
@@ -67,6 +69,7 @@ __all__ = [
     "run_in_thread",
     "session_var",
     "traced",
+    "trace_records",
     "turn_var",
     "use_tracer",
     "var",

@@ -3,8 +3,8 @@
 Runs a traced evaluation (the offline reader and rule-based extractor), then attribution, then
 the memory metrics — the steps of :func:`umb.evaluate`, timed apart, with attribution handing
 each trace it reads to the metrics as ``umb eval`` does. The overhead is the metrics' time over
-the rest (run + attribution), in wall time and in CPU time of this process. CPU time is reported beside wall time: on a shared machine the
-CPU time is the steadier number.
+the rest (run + attribution), in wall time and in CPU time of this process; on a shared machine
+the CPU time is the steadier number.
 
 Run: ``python benchmarks/memory_metrics.py --preset small [--systems mem0_style,summary]``
 (generates the preset in a temporary folder unless ``--bench`` is given). ``--json FILE`` also

@@ -64,8 +64,8 @@ def test_report_writes_the_page_and_each_plot_as_png_and_svg(report: Path) -> No
         assert b"<svg" in (report / "plots" / f"{name}.svg").read_bytes()[:2000]
     html = (report / "index.html").read_text(encoding="utf-8")
     section_ids = re.findall(r'<section id="([^"]+)"', html)
-    expected = ["leaderboard", "families", "tokens", "invalid_json", "traces", "attributions",
-                "questions", "runs"]  # fmt: skip
+    expected = ["leaderboard", "memory-metrics", "families", "tokens", "invalid_json", "traces",
+                "attributions", "questions", "runs"]  # fmt: skip
     assert section_ids == expected
     # Self-contained: every picture is inline, nothing is fetched from anywhere.
     assert len(re.findall(r'<img alt="[^"]*" src="data:image/svg\+xml;base64,', html)) == 4

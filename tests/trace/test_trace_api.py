@@ -20,12 +20,16 @@ ATTRIBUTION = {
     "Fault",
     "FaultReport",
     "LLMFactChecker",
+    "MEMORY_METRICS",
+    "MemoryMetricsRun",
     "Need",
     "QuestionInputs",
     "attribute_question",
     "attribute_run",
     "build_needs",
+    "memory_metrics_run",
     "read_attributions",
+    "read_memory_metrics",
     "run_fault_injection",
 }
 """Attribution and fault injection (docs/tracing.md, Attribution): ``umb.attribute``."""

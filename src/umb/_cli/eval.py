@@ -6,7 +6,7 @@ from pathlib import Path
 
 import click
 
-from umb._cli._options import endpoint_options
+from umb._cli._options import COUNT, endpoint_options
 from umb.memory import MemoryConfig
 
 
@@ -51,7 +51,7 @@ from umb.memory import MemoryConfig
     required=True,
     help="Run directory; rerunning the same command resumes it.",
 )
-@click.option("--limit", type=int, help="Only the first N questions of the benchmark.")
+@click.option("--limit", type=COUNT, help="Only the first N questions of the benchmark.")
 @endpoint_options(
     concurrency_help="Dialogues at once, and requests in flight per model.", timeout_s=60.0
 )

@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from umb._errors import DataError
-from umb._jsonio import iter_jsonl, read_json
+from umb._jsonio import iter_typed, read_json
 from umb.bench._records import Dialogue, Fact, Question
 
 MANIFEST = "manifest.json"
@@ -53,7 +53,7 @@ class Benchmark:
         return read_json(path) if path.exists() else {}
 
     def iter_dialogues(self) -> Iterator[Dialogue]:
-        for _, d in iter_jsonl(self.root / DIALOGUES, Dialogue.from_dict):
+        for _, d in iter_typed(self.root / DIALOGUES, Dialogue):
             yield d
 
     def dialogue_ids(self) -> list[str]:
@@ -61,14 +61,14 @@ class Benchmark:
 
     @cached_property
     def questions(self) -> list[Question]:
-        return [q for _, q in iter_jsonl(self.root / QUESTIONS, Question.from_dict)]
+        return [q for _, q in iter_typed(self.root / QUESTIONS, Question)]
 
     @cached_property
     def facts(self) -> dict[str, Fact]:
         path = self.root / FACTS
         if not path.exists():
             return {}
-        return {f.id: f for _, f in iter_jsonl(path, Fact.from_dict)}
+        return {f.id: f for _, f in iter_typed(path, Fact)}
 
     @property
     def content_hash(self) -> str:

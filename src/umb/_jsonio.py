@@ -87,7 +87,7 @@ def open_regular(path: Path) -> IO[bytes]:
     if not stat.S_ISREG(mode):
         os.close(fd)
         kind = "a directory" if stat.S_ISDIR(mode) else "a FIFO or device"
-        raise DataError(str(path), None, f"is {kind}, not a regular file")
+        raise DataError(str(path), None, f"is {kind}, not a file")
     if hasattr(os, "set_blocking"):
         os.set_blocking(fd, True)
     return os.fdopen(fd, "rb")

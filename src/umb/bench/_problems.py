@@ -20,9 +20,12 @@ class Problems:
     """Every problem found, including those past ``limit``."""
 
     def add(self, path: Path, line: int | None, reason: str) -> None:
+        text = str(DataError(path.name, line, reason))
+        if text in self.items:  # an unreadable file is met by several checks: name it once
+            return
         self.total += 1
         if len(self.items) < self.limit:
-            self.items.append(str(DataError(path.name, line, reason)))
+            self.items.append(text)
 
     def add_error(self, err: DataError) -> None:
         """Record a DataError raised by a reader (named by file name, like the others)."""

@@ -27,6 +27,20 @@ def dumps_pretty(obj: Any) -> bytes:
     return orjson.dumps(obj, option=orjson.OPT_INDENT_2) + b"\n"
 
 
+def write_all(fd: int, data: bytes, path: Path) -> None:
+    """Write all of ``data`` to ``fd``; an OSError (disk full, quota) names ``path``.
+
+    One ``write`` in practice; the loop covers short writes. What a failed call wrote is a torn
+    last line, which the readers of append-only logs drop.
+    """
+    view = memoryview(data)
+    try:
+        while view:
+            view = view[os.write(fd, view) :]
+    except OSError as e:
+        raise OSError(e.errno, e.strerror, str(path)) from None
+
+
 def atomic_write_bytes(path: Path, data: bytes) -> None:
     """Write ``data`` to ``path`` through a temporary file and a rename."""
     path.parent.mkdir(parents=True, exist_ok=True)

@@ -1,3 +1,4 @@
+# ruff: noqa: E501
 """Broken benchmarks: ``umb validate`` lists each problem as ``file:line: reason`` and exits 2;
 ``umb eval`` refuses the same benchmark with one line before writing any record."""
 
@@ -85,7 +86,7 @@ def test_broken_benchmark_is_refused_by_validate_and_eval(
     code, _, err = umb(capsys, "validate", bench)
     assert code == 2 and "Traceback" not in err, err
     *problems, verdict = err.strip().splitlines()
-    assert verdict.endswith("INVALID (%d problem(s) shown)" % len(problems))
+    assert verdict.endswith(f"INVALID ({len(problems)} problem(s) shown)")
     assert any(expected in p for p in problems), err
     for p in problems:
         assert re.match(r"^(warning: )?[\w.]+(:\d+)?: \S", p), p

@@ -106,6 +106,8 @@ def cli() -> None:
 def os_error_line(err: OSError) -> str:
     """One line naming the path and the problem: ``out/records.jsonl: No space left on device``."""
     reason = err.strerror or str(err)
+    if isinstance(err, (FileExistsError, NotADirectoryError)):
+        reason += " (a file stands where a directory belongs)"
     paths = [p for p in (err.filename, err.filename2) if p is not None]
     return f"{' -> '.join(map(str, paths))}: {reason}" if paths else reason
 

@@ -12,6 +12,7 @@ from typing import Any
 import orjson
 
 from umb._errors import DataError
+from umb._jsonio import write_all
 
 FORMAT_NAME = "umb-trace"
 FORMAT_VERSION = 1
@@ -94,9 +95,7 @@ class TraceFileWriter:
             buf = self.queue
             n = len(buf)
             data = b"".join([buf.popleft() for _ in range(n)])
-            view = memoryview(data)
-            while view:
-                view = view[os.write(self._fd, view) :]
+            write_all(self._fd, data, self.path)
             if self.fsync:
                 os.fsync(self._fd)
             self.records_written += n

@@ -109,8 +109,8 @@ def check_world(path: Path, problems: Problems) -> None:
     """Unique event ids, causes that exist and precede, timelines in time order."""
     try:
         world = read_typed(path, World)
-    except DataError as e:
-        problems.add_error(e)
+    except DataError as err:
+        problems.add_error(err)
         return
     at = {e.id: e.at for e in world.events}
     if len(at) != len(world.events):

@@ -119,3 +119,21 @@ def test_numeric_options_are_checked_at_parse_time(
     assert code == 2
     assert expected in one_error_line(err)
     assert not (tmp_path / "run").exists()
+
+
+@pytest.mark.parametrize("command", ["eval", "report"])
+def test_a_fifo_in_a_run_directory_is_refused_without_hanging(
+    command: str, demo_bench: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    run = tmp_path / "run"
+    eval_args = ["eval", "--bench", str(demo_bench), "--out", str(run), "--system", "no_context",
+                 "--limit", "2", "--no-progress"]  # fmt: skip
+    assert umb(capsys, *eval_args)[0] == 0
+    (run / "records.jsonl").unlink()
+    os.mkfifo(run / "records.jsonl")
+    args = eval_args if command == "eval" else ["report", str(run), "--out", str(tmp_path / "r")]
+    result = subprocess.run([sys.executable, "-m", "umb", *args], capture_output=True,
+                            text=True, timeout=120, check=False)  # fmt: skip
+    assert result.returncode == 2, result.stderr
+    assert "records.jsonl: is a FIFO or device, not a file" in result.stderr
+    assert len(result.stderr.strip().splitlines()) == 1, result.stderr

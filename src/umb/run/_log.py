@@ -27,7 +27,7 @@ from typing import Any, Final
 import orjson
 
 from umb._errors import ConfigError, DataError
-from umb._jsonio import write_all
+from umb._jsonio import read_bytes, write_all
 
 HEADER: Final = "header.json"
 RECORDS: Final = "records.jsonl"
@@ -63,7 +63,7 @@ def read_records(path: Path, *, repair: bool = False) -> list[dict[str, Any]]:
     """
     if not path.exists():
         return []
-    data = path.read_bytes()
+    data = read_bytes(path)  # a FIFO or directory is refused, never read
     records: list[dict[str, Any]] = []
     seen: dict[RecordKey, int] = {}
     offset = 0

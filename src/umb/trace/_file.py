@@ -12,7 +12,7 @@ from typing import Any
 import orjson
 
 from umb._errors import DataError
-from umb._jsonio import write_all
+from umb._jsonio import read_bytes, write_all
 
 FORMAT_NAME = "umb-trace"
 FORMAT_VERSION = 1
@@ -139,7 +139,7 @@ def scan_trace(path: Path) -> RawTrace:
     """
     if not path.exists():
         raise DataError(str(path), None, "missing trace file")
-    data = path.read_bytes()
+    data = read_bytes(path)
     raw = RawTrace(path)
     pos = 0
     lineno = 0

@@ -176,39 +176,39 @@ def iter_typed(
         DataError: ``file:line: field: problem`` at the first line that breaks the declaration.
     """
     decoder = msgspec.json.Decoder(kind)
-    with open_regular(path) as f:
-        for lineno, raw in enumerate(f, start=1):
-            if not raw.strip():
-                continue
-            try:
-                record = decoder.decode(raw)
-            except msgspec.DecodeError as e:
-                err = decode_error(path, raw, e, lineno)
-                if on_error is None:
-                    raise err from None
-                on_error(err)
-                continue
-            yield lineno, record
+    for lineno, raw in _lines(path):
+        try:
+            record = decoder.decode(raw)
+        except msgspec.DecodeError as e:
+            err = decode_error(path, raw, e, lineno)
+            if on_error is None:
+                raise err from None
+            on_error(err)
+            continue
+        yield lineno, record
 
 
 def iter_jsonl(path: Path, parse: Callable[[Any], T] | None = None) -> Iterator[tuple[int, T]]:
     """Yield ``(line_number, record)`` for each non-empty line; errors name file and line."""
+    for lineno, raw in _lines(path):
+        try:
+            obj = orjson.loads(raw)
+        except orjson.JSONDecodeError as e:
+            raise json_error(path, raw, e, lineno - 1) from None
+        if parse is None:
+            yield lineno, obj
+            continue
+        try:
+            yield lineno, parse(obj)
+        except msgspec.ValidationError as e:
+            raise DataError(str(path), lineno, validation_reason(e)) from None
+        except (KeyError, TypeError, ValueError) as e:
+            raise DataError(str(path), lineno, f"bad record ({type(e).__name__}: {e})") from None
+
+
+def _lines(path: Path) -> Iterator[tuple[int, bytes]]:
+    """``(line_number, line)`` of each non-blank line of the regular file ``path``."""
     with open_regular(path) as f:
         for lineno, raw in enumerate(f, start=1):
-            if not raw.strip():
-                continue
-            try:
-                obj = orjson.loads(raw)
-            except orjson.JSONDecodeError as e:
-                raise json_error(path, raw, e, lineno - 1) from None
-            if parse is None:
-                yield lineno, obj
-                continue
-            try:
-                yield lineno, parse(obj)
-            except msgspec.ValidationError as e:
-                raise DataError(str(path), lineno, validation_reason(e)) from None
-            except (KeyError, TypeError, ValueError) as e:
-                raise DataError(
-                    str(path), lineno, f"bad record ({type(e).__name__}: {e})"
-                ) from None
+            if raw.strip():
+                yield lineno, raw

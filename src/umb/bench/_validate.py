@@ -12,7 +12,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import date, datetime
 from pathlib import Path
-from typing import TypeVar
+from typing import Protocol, TypeVar
 
 from umb._errors import DataError
 from umb._jsonio import iter_typed
@@ -52,15 +52,35 @@ def _day(value: object) -> date | None:
         return None
 
 
-def _duplicate(kind: str, rid: str, first_line: int) -> str:
-    return f"duplicate {kind} id {rid} (first at line {first_line})"
-
-
 def _records(path: Path, kind: type[R], problems: Problems) -> Iterator[tuple[int, R]]:
     try:
         yield from iter_typed(path, kind, on_error=problems.add_error)
     except DataError as e:  # the file itself cannot be read
         problems.add_error(e)
+
+
+class _Identified(Protocol):
+    @property
+    def id(self) -> str: ...
+
+
+Rid = TypeVar("Rid", bound=_Identified)
+
+
+def _unique(
+    path: Path, kind: type[Rid], problems: Problems, counted: dict[str, int], name: str
+) -> Iterator[tuple[int, Rid]]:
+    """The records of ``path`` whose id is new; each repeat is named once, at its line."""
+    first: dict[str, int] = {}
+    counted[f"{name}s"] = 0
+    for lineno, record in _records(path, kind, problems):
+        counted[f"{name}s"] += 1
+        if record.id in first:
+            reason = f"duplicate {name} id {record.id} (first at line {first[record.id]})"
+            problems.add(path, lineno, reason)
+            continue
+        first[record.id] = lineno
+        yield lineno, record
 
 
 def validate(root: Path, limit: int = 50) -> list[str]:
@@ -91,18 +111,10 @@ def check(root: Path, limit: int = 50) -> Problems:
 
 def _check_facts(path: Path, problems: Problems, counted: dict[str, int]) -> dict[str, str]:
     facts: dict[str, str] = {}
-    first: dict[str, int] = {}
-    n = 0
-    for lineno, f in _records(path, Fact, problems):
-        n += 1
-        if f.id in first:
-            problems.add(path, lineno, _duplicate("fact", f.id, first[f.id]))
-            continue
-        first[f.id] = lineno
+    for lineno, f in _unique(path, Fact, problems, counted, "fact"):
         if not _stamp_ok(f.at):
             problems.add(path, lineno, f"at: bad time {f.at!r}, expected YYYY-MM-DDTHH:MM")
         facts[f.id] = f.value
-    counted["facts"] = n
     return facts
 
 
@@ -110,14 +122,7 @@ def _load_questions(
     path: Path, problems: Problems, counted: dict[str, int]
 ) -> dict[str, list[tuple[int, Question]]]:
     by_dialogue: dict[str, list[tuple[int, Question]]] = {}
-    first: dict[str, int] = {}
-    n = 0
-    for lineno, q in _records(path, Question, problems):
-        n += 1
-        if q.id in first:
-            problems.add(path, lineno, _duplicate("question", q.id, first[q.id]))
-            continue
-        first[q.id] = lineno
+    for lineno, q in _unique(path, Question, problems, counted, "question"):
         if q.family not in FAMILIES:
             problems.add(path, lineno, f"family: unknown family {q.family!r}")
             continue
@@ -132,7 +137,6 @@ def _load_questions(
             continue
         _check_gold(path, lineno, q, problems)
         by_dialogue.setdefault(q.dialogue_id, []).append((lineno, q))
-    counted["questions"] = n
     return by_dialogue
 
 
@@ -175,21 +179,18 @@ def _check_dialogues(
     imported: bool,
 ) -> None:
     qpath = path.with_name(QUESTIONS)
-    first: dict[str, int] = {}
+    seen: set[str] = set()
     n_sessions = n_turns = 0
-    for lineno, d in _records(path, Dialogue, problems):
+    for lineno, d in _unique(path, Dialogue, problems, counted, "dialogue"):
         n_sessions += len(d.sessions)
         n_turns += sum(len(s.turns) for s in d.sessions)
-        if d.id in first:
-            problems.add(path, lineno, _duplicate("dialogue", d.id, first[d.id]))
-            continue
-        first[d.id] = lineno
+        seen.add(d.id)
         turns = _check_sessions(path, lineno, d, facts, problems, imported)
         for qline, q in questions.get(d.id, []):
             _check_evidence(qpath, qline, q, turns, facts, problems)
-    counted.update(dialogues=len(first), sessions=n_sessions, turns=n_turns)
+    counted.update(sessions=n_sessions, turns=n_turns)
     for did, qs in questions.items():
-        if did not in first:
+        if did not in seen:
             for qline, _ in qs:
                 problems.add(qpath, qline, f"dialogue_id: unknown dialogue id {did}")
 

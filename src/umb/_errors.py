@@ -8,7 +8,9 @@
         ├── RateLimited        HTTP 429 after all retries
         └── EndpointTimeout    the request timed out after all retries
 
-The CLI prints any UmbError as one line on stderr and exits with status 2.
+The CLI prints any UmbError as one line on stderr and exits with status 2 (docs/errors.md).
+``ConfigError`` and ``DataError`` are also ``ValueError``\ s, so code that caught the bare
+``ValueError`` these conditions used to raise keeps working.
 """
 
 from __future__ import annotations
@@ -18,11 +20,11 @@ class UmbError(Exception):
     """Base class of every error umb raises on purpose."""
 
 
-class ConfigError(UmbError):
+class ConfigError(UmbError, ValueError):
     """An option, preset, model spec or config value is invalid."""
 
 
-class DataError(UmbError):
+class DataError(UmbError, ValueError):
     """A file is broken; the message reads ``file:line: reason``."""
 
     def __init__(self, path: str, line: int | None, reason: str) -> None:

@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import os
+import stat
 import tempfile
 from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import IO, Any, TypeVar
 
+import msgspec
 import orjson
 
 from umb._errors import DataError
@@ -23,6 +25,20 @@ def dumps(obj: Any) -> bytes:
 def dumps_pretty(obj: Any) -> bytes:
     """Serialise to indented JSON bytes with a trailing newline, for manifests."""
     return orjson.dumps(obj, option=orjson.OPT_INDENT_2) + b"\n"
+
+
+def write_all(fd: int, data: bytes, path: Path) -> None:
+    """Write all of ``data`` to ``fd``; an OSError (disk full, quota) names ``path``.
+
+    One ``write`` in practice; the loop covers short writes. What a failed call wrote is a torn
+    last line, which the readers of append-only logs drop.
+    """
+    view = memoryview(data)
+    try:
+        while view:
+            view = view[os.write(fd, view) :]
+    except OSError as e:
+        raise OSError(e.errno, e.strerror, str(path)) from None
 
 
 def atomic_write_bytes(path: Path, data: bytes) -> None:
@@ -67,34 +83,138 @@ class AtomicJsonlWriter:
             Path(self._tmp).unlink(missing_ok=True)
 
 
-def read_json(path: Path) -> Any:
-    """Read one JSON document, naming the file in any error."""
-    if not path.exists():
-        raise DataError(str(path), None, "missing file")
+def open_regular(path: Path) -> IO[bytes]:
+    """Open ``path`` for reading only if it is a regular file; every failure is a DataError.
+
+    The file is opened non-blocking and checked with ``fstat`` before any read, so a FIFO where
+    a file belongs is refused instead of blocking forever.
+    """
     try:
-        return orjson.loads(path.read_bytes())
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+    except FileNotFoundError:
+        raise DataError(str(path), None, "missing file") from None
+    except IsADirectoryError:
+        raise DataError(str(path), None, "is a directory, not a file") from None
+    except OSError as e:
+        raise DataError(str(path), None, e.strerror or str(e)) from None
+    mode = os.fstat(fd).st_mode
+    if not stat.S_ISREG(mode):
+        os.close(fd)
+        kind = "a directory" if stat.S_ISDIR(mode) else "a FIFO or device"
+        raise DataError(str(path), None, f"is {kind}, not a file")
+    if hasattr(os, "set_blocking"):
+        os.set_blocking(fd, True)
+    return os.fdopen(fd, "rb")
+
+
+def read_bytes(path: Path) -> bytes:
+    """The bytes of the regular file ``path`` (see :func:`open_regular`)."""
+    with open_regular(path) as f:
+        try:
+            return f.read()
+        except OSError as e:
+            raise DataError(str(path), None, e.strerror or str(e)) from None
+
+
+def json_error(path: Path, data: bytes, err: orjson.JSONDecodeError, line: int = 0) -> DataError:
+    """A DataError at the line and column of a JSON syntax error (``line`` offsets JSONL)."""
+    if not data.strip():
+        return DataError(str(path), line or None, "empty file, expected JSON")
+    return DataError(
+        str(path), line + err.lineno, f"invalid JSON at column {err.colno}: {err.msg}"
+    )
+
+
+def read_json(path: Path) -> Any:
+    """Read one JSON document, naming the file, line and column in any error."""
+    data = read_bytes(path)
+    try:
+        return orjson.loads(data)
     except orjson.JSONDecodeError as e:
-        raise DataError(str(path), None, f"invalid JSON ({e})") from None
+        raise json_error(path, data, e) from None
+
+
+def validation_reason(err: msgspec.ValidationError) -> str:
+    """``field: problem`` from msgspec's ``Expected `str`, got `null` - at `$.query` ``."""
+    text = str(err)
+    problem, _, where = text.partition(" - at `")
+    field = where.rstrip("`").removeprefix("$").lstrip(".")
+    problem = problem.replace("`", "")
+    problem = f"{problem[:1].lower()}{problem[1:]}"
+    return f"{field}: {problem}" if field else problem
+
+
+def decode_error(path: Path, data: bytes, err: msgspec.DecodeError, line: int = 0) -> DataError:
+    """The DataError of a msgspec failure: ``field: problem``, or the JSON syntax error."""
+    if isinstance(err, msgspec.ValidationError):
+        return DataError(str(path), line or None, validation_reason(err))
+    try:
+        orjson.loads(data)
+    except orjson.JSONDecodeError as e:
+        return json_error(path, data, e, max(line - 1, 0))
+    return DataError(str(path), line or None, f"invalid JSON ({err})")
+
+
+def read_typed(path: Path, kind: type[T]) -> T:
+    """Read one JSON document into the declared type ``kind`` (errors as :func:`decode_error`)."""
+    data = read_bytes(path)
+    try:
+        return msgspec.json.decode(data, type=kind)
+    except msgspec.DecodeError as e:
+        raise decode_error(path, data, e) from None
+
+
+def iter_typed(
+    path: Path,
+    kind: type[T],
+    on_error: Callable[[DataError], None] | None = None,
+    keep: Callable[[bytes], bool] | None = None,
+) -> Iterator[tuple[int, T]]:
+    """Yield ``(line_number, record)`` decoded straight into the declared type ``kind``.
+
+    Args:
+        on_error: Called with each bad line's error, and reading goes on; None raises it.
+        keep: Called with each raw line first; a line it rejects is skipped undecoded.
+
+    Raises:
+        DataError: ``file:line: field: problem`` at the first line that breaks the declaration.
+    """
+    decoder = msgspec.json.Decoder(kind)
+    for lineno, raw in _lines(path):
+        if keep is not None and not keep(raw):
+            continue
+        try:
+            record = decoder.decode(raw)
+        except msgspec.DecodeError as e:
+            err = decode_error(path, raw, e, lineno)
+            if on_error is None:
+                raise err from None
+            on_error(err)
+            continue
+        yield lineno, record
 
 
 def iter_jsonl(path: Path, parse: Callable[[Any], T] | None = None) -> Iterator[tuple[int, T]]:
     """Yield ``(line_number, record)`` for each non-empty line; errors name file and line."""
-    if not path.exists():
-        raise DataError(str(path), None, "missing file")
-    with path.open("rb") as f:
+    for lineno, raw in _lines(path):
+        try:
+            obj = orjson.loads(raw)
+        except orjson.JSONDecodeError as e:
+            raise json_error(path, raw, e, lineno - 1) from None
+        if parse is None:
+            yield lineno, obj
+            continue
+        try:
+            yield lineno, parse(obj)
+        except msgspec.ValidationError as e:
+            raise DataError(str(path), lineno, validation_reason(e)) from None
+        except (KeyError, TypeError, ValueError) as e:
+            raise DataError(str(path), lineno, f"bad record ({type(e).__name__}: {e})") from None
+
+
+def _lines(path: Path) -> Iterator[tuple[int, bytes]]:
+    """``(line_number, line)`` of each non-blank line of the regular file ``path``."""
+    with open_regular(path) as f:
         for lineno, raw in enumerate(f, start=1):
-            if not raw.strip():
-                continue
-            try:
-                obj = orjson.loads(raw)
-            except orjson.JSONDecodeError as e:
-                raise DataError(str(path), lineno, f"invalid JSON ({e})") from None
-            if parse is None:
-                yield lineno, obj
-                continue
-            try:
-                yield lineno, parse(obj)
-            except (KeyError, TypeError, ValueError) as e:
-                raise DataError(
-                    str(path), lineno, f"bad record ({type(e).__name__}: {e})"
-                ) from None
+            if raw.strip():
+                yield lineno, raw

@@ -24,6 +24,8 @@ def small_bench(tmp_path_factory: pytest.TempPathFactory) -> Path:
 @pytest.fixture(scope="session")
 def ci_run(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
     """The ``ci`` preset run end to end once: benchmark, project, training, eval, retention."""
+    for module in ("torch", "transformers", "peft", "tokenizers"):
+        pytest.importorskip(module, reason="needs the train extra: pip install -e '.[dev,train]'")
     from umb.parametric import run_preset
 
     out = tmp_path_factory.mktemp("pci") / "ci"

@@ -7,6 +7,7 @@ from pathlib import Path
 import click
 
 from umb._cli._options import (
+    COUNT,
     endpoint_options,
     endpoint_urls,
     executor_config,
@@ -56,7 +57,7 @@ from umb.memory import MemoryConfig
     required=True,
     help="Run directory; rerunning the same command resumes it.",
 )
-@click.option("--limit", type=int, help="Only the first N questions of the benchmark.")
+@click.option("--limit", type=COUNT, help="Only the first N questions of the benchmark.")
 @endpoint_options(
     concurrency_help="Dialogues at once, and requests in flight per model and endpoint.",
     timeout_s=60.0,

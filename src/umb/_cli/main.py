@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import importlib
 import sys
+from typing import NoReturn
 
 import click
 
@@ -110,20 +111,38 @@ def cli() -> None:
     """umb: measure memory in LLMs and LLM memory systems."""
 
 
+def os_error_line(err: OSError) -> str:
+    """One line naming the path and the problem: ``out/records.jsonl: No space left on device``."""
+    reason = err.strerror or str(err)
+    if isinstance(err, (FileExistsError, NotADirectoryError)):
+        reason += " (a file stands where a directory belongs)"
+    paths = [p for p in (err.filename, err.filename2) if p is not None]
+    return f"{' -> '.join(map(str, paths))}: {reason}" if paths else reason
+
+
 def main() -> None:
-    """Run the CLI; any UmbError becomes one line on stderr and exit status 2."""
+    """Run the CLI; bad input and environment errors become one line on stderr and exit 2.
+
+    Exit status (docs/errors.md): 0 done, 2 bad input, configuration or environment, 130
+    interrupted; anything else that escapes is a bug and keeps Python's traceback (exit 1).
+    """
     try:
         rc = cli.main(standalone_mode=False, auto_envvar_prefix="UMB")
     except UmbError as e:
-        click.echo(f"umb: error: {e}", err=True)
-        sys.exit(2)
-    except click.exceptions.Abort:
+        _fail(str(e))
+    except (click.exceptions.Abort, KeyboardInterrupt):
         click.echo("umb: interrupted", err=True)
         sys.exit(130)
-    except KeyboardInterrupt:
-        click.echo("umb: interrupted", err=True)
-        sys.exit(130)
+    except click.UsageError as e:
+        hint = f" (see `{e.ctx.command_path} --help`)" if e.ctx is not None else ""
+        _fail(f"{e.format_message()}{hint}")
     except click.ClickException as e:
-        e.show()
-        sys.exit(2)
+        _fail(e.format_message())
+    except OSError as e:  # the file and CLI edge: disk full, read-only, permission, …
+        _fail(os_error_line(e))
     sys.exit(rc if isinstance(rc, int) else 0)
+
+
+def _fail(message: str) -> NoReturn:
+    click.echo(f"umb: error: {' '.join(message.split())}", err=True)
+    sys.exit(2)

@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING, Any, Final, Literal
 
 import orjson
 
+from umb._errors import ConfigError
 from umb.attribute._facts import Need, states
 from umb.attribute._types import DELETION, EXTRACTION, RESPONSE, RETRIEVAL, UPDATE
 from umb.bench import Session as SessionType
@@ -140,7 +141,7 @@ def inject(memory: MemorySystem, fault: Fault, log: FaultLog) -> None:
     elif fault.kind == "retrieval":
         _hide(memory, fault, log)
     elif fault.kind != "response":
-        raise ValueError(f"unknown fault kind {fault.kind!r}")
+        raise ConfigError(f"unknown fault kind {fault.kind!r}")
 
 
 def _blind_extraction(memory: Any, fault: Fault, log: FaultLog) -> None:
@@ -222,7 +223,7 @@ def _hide(memory: Any, fault: Fault, log: FaultLog) -> None:
 
         memory.rank = rank_without  # type: ignore[method-assign]
     elif not isinstance(memory, FullContext | OracleEvidence | SummaryMemory):
-        raise ValueError(f"no retrieval fault for {type(memory).__name__}")
+        raise ConfigError(f"no retrieval fault for {type(memory).__name__}")
     inner = memory.retrieve
 
     async def retrieve(question: Question) -> RetrievedContext:

@@ -8,10 +8,8 @@ from functools import cached_property
 from pathlib import Path
 from typing import Any
 
-import orjson
-
 from umb._errors import DataError
-from umb._jsonio import iter_jsonl, read_json
+from umb._jsonio import iter_typed, read_json
 from umb.bench._records import Dialogue, Fact, Question
 
 MANIFEST = "manifest.json"
@@ -25,15 +23,6 @@ FORMAT_VERSION = 1
 
 
 _ID_KEY = b'{"id":"'
-
-
-def _dialogue(path: Path, lineno: int, raw: bytes) -> Dialogue:
-    try:
-        return Dialogue.from_dict(orjson.loads(raw))
-    except orjson.JSONDecodeError as e:
-        raise DataError(str(path), lineno, f"invalid JSON ({e})") from None
-    except (KeyError, TypeError, ValueError, AttributeError) as e:
-        raise DataError(str(path), lineno, f"bad record ({type(e).__name__}: {e})") from None
 
 
 @dataclass(frozen=True)
@@ -69,36 +58,34 @@ class Benchmark:
     def iter_dialogues(self, only: Collection[str] | None = None) -> Iterator[Dialogue]:
         """The dialogues in file order; with ``only``, just those ids (the rest are not parsed)."""
         if only is None:
-            for _, d in iter_jsonl(self.root / DIALOGUES, Dialogue.from_dict):
+            for _, d in iter_typed(self.root / DIALOGUES, Dialogue):
                 yield d
             return
 
-        path = self.root / DIALOGUES
-        with path.open("rb") as f:
-            for lineno, raw in enumerate(f, start=1):
-                # Our writer puts the id first: a dialogue not wanted is skipped unparsed.
-                if raw.startswith(_ID_KEY):
-                    end = raw.find(b'"', len(_ID_KEY))
-                    if end > 0 and raw[len(_ID_KEY) : end].decode() not in only:
-                        continue
-                if raw.strip():
-                    found = _dialogue(path, lineno, raw)
-                    if found.id in only:
-                        yield found
+        def wanted(raw: bytes) -> bool:
+            # Our writer puts the id first: a dialogue not wanted is skipped unparsed.
+            if raw.startswith(_ID_KEY):
+                end = raw.find(b'"', len(_ID_KEY))
+                return end <= 0 or raw[len(_ID_KEY) : end].decode() in only
+            return True
+
+        for _, d in iter_typed(self.root / DIALOGUES, Dialogue, keep=wanted):
+            if d.id in only:
+                yield d
 
     def dialogue_ids(self) -> list[str]:
         return [d.id for d in self.iter_dialogues()]
 
     @cached_property
     def questions(self) -> list[Question]:
-        return [q for _, q in iter_jsonl(self.root / QUESTIONS, Question.from_dict)]
+        return [q for _, q in iter_typed(self.root / QUESTIONS, Question)]
 
     @cached_property
     def facts(self) -> dict[str, Fact]:
         path = self.root / FACTS
         if not path.exists():
             return {}
-        return {f.id: f for _, f in iter_jsonl(path, Fact.from_dict)}
+        return {f.id: f for _, f in iter_typed(path, Fact)}
 
     @property
     def content_hash(self) -> str:

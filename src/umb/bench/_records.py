@@ -1,13 +1,24 @@
 """Records of a benchmark directory: dialogues, questions and atomic facts.
 
 These are the public on-disk contract (docs/benchmark-format.md). Each record is a frozen
-dataclass whose fields serialise, in order, to one JSON line.
+dataclass whose fields serialise, in order, to one JSON line. The dataclasses are the one
+declaration of the format: msgspec decodes and checks every line against them (types, required
+fields, defaults), so a broken field reads ``file:line: field: problem``.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar
+
+import msgspec
+
+R = TypeVar("R")
+
+
+def _convert(cls: type[R], d: Any) -> R:
+    # Strict: a number where text belongs is an error, not coerced.
+    return msgspec.convert(d, cls)
 
 
 @dataclass(frozen=True, slots=True)
@@ -28,7 +39,7 @@ class Fact:
 
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> Fact:
-        return cls(**d)
+        return _convert(cls, d)
 
 
 @dataclass(frozen=True, slots=True)
@@ -45,7 +56,7 @@ class Turn:
 
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> Turn:
-        return cls(d["id"], d["role"], d["speaker"], d["text"], tuple(d.get("fact_ids", ())))
+        return _convert(cls, d)
 
 
 @dataclass(frozen=True, slots=True)
@@ -58,7 +69,7 @@ class Session:
 
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> Session:
-        return cls(d["id"], d["started_at"], tuple(Turn.from_dict(t) for t in d["turns"]))
+        return _convert(cls, d)
 
 
 @dataclass(frozen=True, slots=True)
@@ -81,12 +92,7 @@ class Dialogue:
 
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> Dialogue:
-        return cls(
-            d["id"],
-            d["character_id"],
-            Interlocutor(**d["interlocutor"]),
-            tuple(Session.from_dict(s) for s in d["sessions"]),
-        )
+        return _convert(cls, d)
 
     def turns(self) -> list[Turn]:
         """Every turn of every session, in order."""
@@ -104,8 +110,7 @@ class Evidence:
 
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> Evidence:
-        keys = ("event_ids", "fact_ids", "session_ids", "turn_ids")
-        return cls(*(tuple(d.get(k, ())) for k in keys))
+        return _convert(cls, d)
 
 
 @dataclass(frozen=True, slots=True)
@@ -121,21 +126,11 @@ class Question:
     """When the question is asked, ``YYYY-MM-DDTHH:MM``; only sessions before it count."""
     gold: dict[str, Any]
     """The family's answer fields (:data:`umb.families.REQUIRED_FIELDS`)."""
-    answer_components: tuple[str, ...]
-    evidence: Evidence
+    answer_components: tuple[str, ...] = ()
+    evidence: Evidence = field(default_factory=Evidence)
     meta: dict[str, Any] = field(default_factory=dict)
     """Family-specific details: ``kind`` (sub-type), native ids and categories of imports, …"""
 
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> Question:
-        return cls(
-            d["id"],
-            d["dialogue_id"],
-            d["family"],
-            d["query"],
-            d["asked_at"],
-            d["gold"],
-            tuple(d.get("answer_components", ())),
-            Evidence.from_dict(d.get("evidence", {})),
-            d.get("meta", {}),
-        )
+        return _convert(cls, d)

@@ -7,7 +7,7 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
-from umb._jsonio import AtomicJsonlWriter, atomic_write_bytes, dumps_pretty
+from umb._jsonio import AtomicJsonlWriter, atomic_write_bytes, dumps_pretty, open_regular
 from umb.bench._io import (
     DIALOGUES,
     FACTS,
@@ -23,7 +23,7 @@ from umb.bench._records import Dialogue, Fact, Question
 def sha256_file(path: Path) -> str:
     """The hex sha256 of a file, read in 1 MiB blocks."""
     h = hashlib.sha256()
-    with path.open("rb") as f:
+    with open_regular(path) as f:
         for block in iter(lambda: f.read(1 << 20), b""):
             h.update(block)
     return h.hexdigest()

@@ -11,7 +11,7 @@ from typing import Any
 import orjson
 
 from umb._errors import DataError
-from umb._jsonio import atomic_write_bytes, dumps_pretty, read_json
+from umb._jsonio import atomic_write_bytes, dumps_pretty, json_error, read_bytes, read_json
 from umb.bench._records import Dialogue, Question
 from umb.bench._write import sha256_file, write_benchmark
 from umb.interop._log import InteropLog
@@ -47,23 +47,92 @@ def native_answer_text(q: Question) -> str:
     return primary_answer(q)
 
 
-def read_peer_json(path: Path) -> Any:
-    """Load a peer JSON file (a JSONL file is read as a list of its lines)."""
-    if not path.is_file():
-        raise DataError(str(path), None, "missing file")
-    raw = path.read_bytes()
+#: Keys that mark one top-level item of each peer's file, to name the right importer.
+_SIGNATURES: dict[str, tuple[frozenset[str], str]] = {
+    "locomo": (frozenset({"conversation"}), "a LoCoMo file is a JSON list of samples"),
+    "longmemeval": (
+        frozenset({"haystack_sessions"}),
+        "a LongMemEval file is a JSON list of instances",
+    ),
+    "umb-release": (
+        frozenset({"dialogue"}),
+        "a UMB release file is a JSON list (or JSONL) of dialogue objects",
+    ),
+}
+
+
+def _looks_like(item: Any) -> str | None:
+    if isinstance(item, dict):
+        for name, (keys, _) in _SIGNATURES.items():
+            if keys <= item.keys():
+                return name
+    return None
+
+
+def _shape(data: Any) -> str:
+    if isinstance(data, list):
+        kinds = sorted({type(x).__name__ for x in data})
+        return f"a list of {len(data)} item(s) ({', '.join(kinds)})" if data else "an empty list"
+    return f"a JSON {type(data).__name__}"
+
+
+def check_peer_shape(data: Any, peer: str, path: Path) -> None:
+    """Refuse a file that is not ``peer``'s shape, naming the importer it looks made for.
+
+    Raises:
+        DataError: What was expected and what the file holds.
+    """
+    expected = _SIGNATURES[peer][1]
+    items = data if isinstance(data, list) else [data]
+    kinds = [_looks_like(x) for x in items]
+    if peer in kinds:
+        return
+    other = next((k for k in kinds if k is not None), None)
+    if other is not None:
+        raise DataError(
+            str(path), None, f"this looks like a {other} file: use `umb import {other}`"
+        )
+    raise DataError(str(path), None, f"{expected}; this file holds {_shape(data)}")
+
+
+def read_peer_json(path: Path, peer: str | None = None) -> Any:
+    """Load a peer JSON file (a JSONL file is read as a list of its lines).
+
+    Args:
+        peer: When given, the file must have that peer's shape (:func:`check_peer_shape`).
+
+    Raises:
+        DataError: Empty file, JSON syntax error (at its real line and column), or wrong shape.
+    """
+    raw = read_bytes(path)
+    if not raw.strip():
+        what = _SIGNATURES[peer][1] if peer else "JSON"
+        raise DataError(str(path), None, f"empty file; {what}")
+    data = _parse(path, raw)
+    if peer is not None:
+        check_peer_shape(data, peer, path)
+    return data
+
+
+def _parse(path: Path, raw: bytes) -> Any:
     try:
         return orjson.loads(raw)
-    except orjson.JSONDecodeError:
-        pass
+    except orjson.JSONDecodeError as whole:
+        lines = raw.splitlines()
+        first = next((x for x in lines if x.strip()), b"")
+        try:
+            orjson.loads(first)
+        except orjson.JSONDecodeError:
+            # Not JSONL either: one document with a syntax error at its real place.
+            raise json_error(path, raw, whole) from None
     rows = []
-    for lineno, line in enumerate(raw.splitlines(), start=1):
+    for lineno, line in enumerate(lines, start=1):
         if not line.strip():
             continue
         try:
             rows.append(orjson.loads(line))
         except orjson.JSONDecodeError as e:
-            raise DataError(str(path), lineno, f"neither JSON nor JSONL ({e})") from None
+            raise json_error(path, line, e, lineno - 1) from None
     return rows
 
 

@@ -18,6 +18,7 @@ from typing import Any
 
 from markupsafe import Markup
 
+from umb._errors import ConfigError
 from umb._registry import Registry
 from umb.report import _plots
 from umb.report._context import ReportContext, Section, SectionBuilder
@@ -42,17 +43,17 @@ def register_section(
 
     Raises:
         ConfigError: ``section_id`` is taken.
-        ValueError: ``after``/``before`` names no section.
+        ConfigError: ``after``/``before`` names no section, or both are given.
     """
     ids = SECTIONS.names()
     if after is not None and before is not None:
-        raise ValueError("give after or before, not both")
+        raise ConfigError("give after or before, not both")
     anchor = after if after is not None else before
     if anchor is None:
         SECTIONS.add(section_id, builder)
         return
     if anchor not in ids:
-        raise ValueError(f"no report section {anchor!r}; known: {', '.join(ids)}")
+        raise ConfigError(f"no report section {anchor!r}; known: {', '.join(ids)}")
     SECTIONS.add(section_id, builder, at=ids.index(anchor) + (1 if after is not None else 0))
 
 

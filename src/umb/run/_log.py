@@ -27,6 +27,7 @@ from typing import Any, Final
 import orjson
 
 from umb._errors import ConfigError, DataError
+from umb._jsonio import read_bytes, write_all
 
 HEADER: Final = "header.json"
 RECORDS: Final = "records.jsonl"
@@ -62,7 +63,7 @@ def read_records(path: Path, *, repair: bool = False) -> list[dict[str, Any]]:
     """
     if not path.exists():
         return []
-    data = path.read_bytes()
+    data = read_bytes(path)  # a FIFO or directory is refused, never read
     records: list[dict[str, Any]] = []
     seen: dict[RecordKey, int] = {}
     offset = 0
@@ -131,9 +132,7 @@ class RecordLog:
         if key in self.keys:
             raise ValueError(f"record for {key[0]} / {key[1]} is already in the log")
         line = orjson.dumps(record, default=str, option=orjson.OPT_SERIALIZE_NUMPY) + b"\n"
-        written = 0
-        while written < len(line):  # one call in practice; the loop covers short writes
-            written += os.write(self._fd, line[written:])
+        write_all(self._fd, line, self.path)
         self.records.append(record)
         self.keys.add(key)
         self._dirty = True
@@ -189,7 +188,7 @@ def append_line(path: Path, obj: Any) -> None:
     """Append one JSON line to ``path`` and sync it (for the small invocation log)."""
     fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
     try:
-        os.write(fd, orjson.dumps(obj, option=orjson.OPT_SERIALIZE_NUMPY) + b"\n")
+        write_all(fd, orjson.dumps(obj, option=orjson.OPT_SERIALIZE_NUMPY) + b"\n", path)
         os.fsync(fd)
     finally:
         os.close(fd)

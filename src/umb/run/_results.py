@@ -9,7 +9,7 @@ from typing import Any, Final
 import orjson
 
 from umb._errors import DataError
-from umb._jsonio import atomic_write_bytes, dumps_pretty, read_json
+from umb._jsonio import atomic_write_bytes, dumps_pretty, read_bytes, read_json
 from umb.models._usage import SUMMED_COUNTS
 from umb.run._log import INVOCATIONS, RESULTS, RecordKey, record_key
 from umb.scoring._aggregate import aggregate
@@ -36,7 +36,7 @@ def total_usage(run_dir: Path) -> dict[str, dict[str, int]]:
     totals: dict[str, dict[str, int]] = {}
     if not path.exists():
         return totals
-    for raw in path.read_bytes().splitlines():
+    for raw in read_bytes(path).splitlines():
         try:
             line = orjson.loads(raw)
         except orjson.JSONDecodeError:

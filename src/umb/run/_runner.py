@@ -28,6 +28,7 @@ from umb._jsonio import atomic_write_bytes, dumps_pretty, read_json
 from umb.bench import Benchmark, Dialogue, Question
 from umb.memory import MemorySystem, build_memory
 from umb.models import LoadedModel, ModelOptions, Role, UsageMeter, load_model
+from umb.run._benchcheck import check_benchmark
 from umb.run._config import RunConfig, build_header, check_header
 from umb.run._log import HEADER, INVOCATIONS, RECORDS, RecordLog, append_line, run_lock
 from umb.run._record import answer_question
@@ -87,6 +88,7 @@ async def arun_eval(config: RunConfig, *, progress: bool | None = None) -> RunOu
     started = time.perf_counter()
     started_at = time.time()
     bench = Benchmark.open(config.bench)
+    check_benchmark(bench, config.out)  # refuse what `umb validate` refuses, before any record
     questions = bench.questions[: config.limit] if config.limit else list(bench.questions)
     if config.question_ids is not None:
         questions = [q for q in questions if q.id in config.question_ids]

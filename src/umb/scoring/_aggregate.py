@@ -19,6 +19,7 @@ from typing import Any, Final
 
 import numpy as np
 
+from umb._errors import DataError
 from umb.families import FAMILIES
 
 AGGREGATE_VERSION: Final = "1"
@@ -191,13 +192,13 @@ def aggregate(
         mean context tokens per question and latency p50/p95.
 
     Raises:
-        ValueError: A record lacks a required key.
+        DataError: A record lacks a required key.
     """
     groups: dict[tuple[str, str], list[Mapping[str, Any]]] = {}
     for i, r in enumerate(records):
         missing = [k for k in RECORD_KEYS if k not in r]
         if missing:
-            raise ValueError(f"record {i} lacks {', '.join(missing)}")
+            raise DataError("records", None, f"record {i} lacks {', '.join(missing)}")
         groups.setdefault((str(r["system"]), str(r["model"])), []).append(r)
     return {
         "aggregate_version": AGGREGATE_VERSION,

@@ -14,6 +14,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Final
 
+from umb._errors import ConfigError
 from umb.bench import Question
 from umb.models._api import GenerateRequest, GenerateResult, Message, ModelAPI
 from umb.scoring._normalise import as_text
@@ -97,7 +98,7 @@ class Judge:
         self, model: ModelAPI, *, votes: int = 3, temperature: float = 0.3, max_tokens: int = 256
     ) -> None:
         if votes < 1:
-            raise ValueError("votes must be at least 1")
+            raise ConfigError("judge votes must be at least 1")
         self.model = model
         self.votes = votes
         self.temperature = temperature

@@ -26,7 +26,7 @@ from typing import Any, Final
 import orjson
 
 from umb._errors import ConfigError, DataError
-from umb._jsonio import atomic_write_bytes, dumps_pretty, read_json
+from umb._jsonio import atomic_write_bytes, dumps_pretty, read_json, write_all
 
 HEADER: Final = "header.json"
 RECORDS: Final = "records.jsonl"
@@ -95,9 +95,7 @@ class RecordLog:
 
     def append(self, record: dict[str, Any]) -> None:
         line = orjson.dumps(record) + b"\n"
-        written = 0
-        while written < len(line):
-            written += os.write(self._fd, line[written:])
+        write_all(self._fd, line, self.path)
         self.latest[key_of(record)] = record
 
     def close(self) -> None:

@@ -12,6 +12,7 @@ from typing import Any
 import orjson
 
 from umb._errors import DataError
+from umb._jsonio import read_bytes, write_all
 
 FORMAT_NAME = "umb-trace"
 FORMAT_VERSION = 2
@@ -95,9 +96,7 @@ class TraceFileWriter:
             buf = self.queue
             n = len(buf)
             data = b"".join([buf.popleft() for _ in range(n)])
-            view = memoryview(data)
-            while view:
-                view = view[os.write(self._fd, view) :]
+            write_all(self._fd, data, self.path)
             if self.fsync:
                 os.fsync(self._fd)
             self.records_written += n
@@ -141,7 +140,7 @@ def scan_trace(path: Path) -> RawTrace:
     """
     if not path.exists():
         raise DataError(str(path), None, "missing trace file")
-    data = path.read_bytes()
+    data = read_bytes(path)
     raw = RawTrace(path)
     pos = 0
     lineno = 0

@@ -52,7 +52,7 @@ def import_locomo(path: str | Path, out: str | Path) -> dict[str, Any]:
         The manifest written, with ``import_warnings`` and ``import_warning_counts``.
     """
     src = Path(path)
-    result = convert_locomo(read_peer_json(src), where=src.name)
+    result = convert_locomo(read_peer_json(src, "locomo"), where=src.name)
     source = source_info(src, "locomo", reference_sha256=LOCOMO10_SHA256)
     source["unmodified_release"] = source["sha256"] == LOCOMO10_SHA256
     if not source["unmodified_release"]:

@@ -44,7 +44,9 @@ def import_longmemeval(path: str | Path, out: str | Path) -> dict[str, Any]:
     """
     src = Path(path)
     variant, cleaned = detect_variant(src.name)
-    dialogues, questions, log = convert_longmemeval(read_peer_json(src), variant, where=src.name)
+    dialogues, questions, log = convert_longmemeval(
+        read_peer_json(src, "longmemeval"), variant, where=src.name
+    )
     if variant == "unknown":
         log.warn("file_variant_unknown", src.name, "not a known LongMemEval file name")
     per_type: dict[str, int] = {}

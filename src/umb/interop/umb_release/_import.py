@@ -35,7 +35,8 @@ def import_umb_release(path: str | Path, out: str | Path) -> dict[str, Any]:
         The manifest written, with ``import_warnings`` and ``import_warning_counts``.
     """
     src = Path(path)
-    dialogues, questions, native, log = convert_umb_release(read_peer_json(src), where=src.name)
+    data = read_peer_json(src, "umb-release")
+    dialogues, questions, native, log = convert_umb_release(data, where=src.name)
     per_task: dict[str, int] = {}
     for q in questions:
         key = str(q.meta.get("native_category"))

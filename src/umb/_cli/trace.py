@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import shutil
 import sys
 from pathlib import Path
 
 import click
+
+from umb._errors import UmbError
 
 _FORMATS = ("svg", "png", "dot")
 
@@ -42,6 +45,11 @@ def show(
     """
     from umb.run._traceview import RunTraceView
 
+    if fmt != "dot" and shutil.which("dot") is None:
+        raise UmbError(
+            "Graphviz's dot program was not found on PATH; install Graphviz "
+            "(Debian: apt-get install graphviz) or write the DOT source with --format dot"
+        )
     view = RunTraceView(run)
     name = view.system(system)
     picture = view.picture(name, question_id, fmt, max_nodes=max_nodes)  # type: ignore[arg-type]

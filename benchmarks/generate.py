@@ -8,6 +8,7 @@ Each step runs in a fresh subprocess, so peak RSS is that step's own.
 from __future__ import annotations
 
 import argparse
+import json
 import resource
 import subprocess
 import sys
@@ -33,12 +34,17 @@ def main() -> None:
     parser.add_argument("--keep", type=Path, help="Write benchmarks here instead of a temp dir.")
     opts = parser.parse_args()
     root = opts.keep or Path(tempfile.mkdtemp(prefix="umb-bench-"))
-    print(f"{'preset':<8}{'step':<10}{'seconds':>10}{'peak MiB':>10}{'size MiB':>10}")
+    print(f"{'preset':<8}{'step':<10}{'seconds':>10}{'peak MiB':>10}{'size MiB':>10}"
+          f"{'questions':>11}")  # fmt: skip
     for preset in opts.presets.split(","):
         out = root / preset
-        secs, mib = measure(["generate", "--preset", preset, "--out", str(out), "--quiet"])
+        secs, mib = measure(
+            ["generate", "--preset", preset, "--out", str(out), "--no-progress", "--force"]
+        )
         size = sum(p.stat().st_size for p in out.iterdir()) / 2**20
-        print(f"{preset:<8}{'generate':<10}{secs:>10.1f}{mib:>10.0f}{size:>10.0f}", flush=True)
+        questions = json.loads((out / "manifest.json").read_text())["counts"]["questions"]
+        print(f"{preset:<8}{'generate':<10}{secs:>10.1f}{mib:>10.0f}{size:>10.0f}"
+              f"{questions:>11,}", flush=True)  # fmt: skip
         secs, mib = measure(["validate", str(out)])
         print(f"{preset:<8}{'validate':<10}{secs:>10.1f}{mib:>10.0f}", flush=True)
 

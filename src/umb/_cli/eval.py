@@ -7,6 +7,8 @@ from pathlib import Path
 import click
 
 from umb._cli._options import endpoint_options
+from umb._cli._progress import progress_option
+from umb._cli._summary import eval_summary
 from umb.memory import MemoryConfig
 
 
@@ -95,11 +97,7 @@ from umb.memory import MemoryConfig
     is_flag=True,
     help="Do not record memory operations (default: RUN/traces/<system>.jsonl).",
 )
-@click.option(
-    "--progress/--no-progress",
-    default=None,
-    help="Progress bar on stderr (default: when stderr is a terminal).",
-)
+@progress_option
 def eval_command(
     bench: Path,
     systems: str,
@@ -158,6 +156,9 @@ def eval_command(
     )
     outcome = evaluate(config, progress=progress)
     click.echo(format_leaderboard(outcome.results))
+    summary = eval_summary(outcome.results, out)
+    if summary:
+        click.echo(f"\n{summary}")
     native = format_native(outcome.results)
     if native:
         click.echo(f"\nscored by {scorer}\n{native}")

@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
-import sys
 import time
 from pathlib import Path
 from typing import Any
 
 import click
 
+from umb._cli._output import force_option, refuse_existing
+from umb._cli._progress import Progress, progress_option
 from umb._cli._render_options import llm_render_options
 from umb.pipeline._generate import PRESETS, resolve_config
 from umb.pipeline._generate import generate as generate_benchmark
@@ -21,7 +22,8 @@ from umb.pipeline._merge import merge_shards
     type=click.Choice(sorted(PRESETS)),
     default="demo",
     show_default=True,
-    help="demo ≈ 10 characters; small ≈ 100; umb = 1,000 characters, ≥12k questions.",
+    help="demo: 10 characters, 170 questions; small: 100 characters, 1,700; "
+    "umb: 1,000 characters, 16,999 questions.",
 )
 @click.option("--out", type=click.Path(path_type=Path), required=True, help="Output directory.")
 @click.option("--characters", type=int, help="Number of characters (one dialogue each).")
@@ -30,7 +32,8 @@ from umb.pipeline._merge import merge_shards
 @click.option("--start", help="First day of the timeline (YYYY-MM-DD).")
 @click.option("--end", help="Last day of the timeline (YYYY-MM-DD).")
 @click.option("--shard", help="Generate only shard i of k (e.g. 0/2); merge with `umb merge`.")
-@click.option("--quiet", is_flag=True, help="No progress output.")
+@progress_option
+@force_option("a benchmark")
 @click.option(
     "--renderer",
     type=click.Choice(["template", "llm"]),
@@ -48,7 +51,8 @@ def generate(
     start: str | None,
     end: str | None,
     shard: str | None,
-    quiet: bool,
+    progress: bool | None,
+    force: bool,
     renderer: str,
     **llm: Any,
 ) -> None:
@@ -56,19 +60,15 @@ def generate(
     config = resolve_config(
         preset, characters=characters, seed=seed, target_tokens=target_tokens, start=start, end=end
     )
+    if not llm["dry_run"]:  # (the LLM renderer resumes a half-written output: no manifest yet)
+        refuse_existing(out, force, "a benchmark", marker="manifest.json")
     if renderer == "llm" or llm["dry_run"]:
         from umb._cli.render import generate_with_llm
 
-        return generate_with_llm(config, out, shard, quiet, renderer, llm)
+        return generate_with_llm(config, out, shard, progress, renderer, llm)
     t0 = time.perf_counter()
-
-    def progress(done: int, total: int) -> None:
-        if not quiet and (done == total or done % max(1, total // 20) == 0):
-            print(f"\rgenerating: {done}/{total} dialogues", end="", file=sys.stderr, flush=True)
-
-    manifest = generate_benchmark(config, out, shard=shard, progress=progress)
-    if not quiet:
-        print(file=sys.stderr)
+    with Progress("generate", "dialogues", progress) as bar:
+        manifest = generate_benchmark(config, out, shard=shard, progress=bar)
     c = manifest["counts"]
     click.echo(
         f"wrote {out}: {c['dialogues']} dialogues, {c['sessions']} sessions, "
@@ -78,8 +78,12 @@ def generate(
 
 @click.command()
 @click.argument("shards", nargs=-1, required=True, type=click.Path(exists=True, path_type=Path))
-@click.option("--out", type=click.Path(path_type=Path), required=True)
-def merge(shards: tuple[Path, ...], out: Path) -> None:
+@click.option(
+    "--out", type=click.Path(path_type=Path), required=True, help="Benchmark directory to write."
+)
+@force_option("a benchmark")
+def merge(shards: tuple[Path, ...], out: Path, force: bool) -> None:
     """Merge benchmark shards into one directory."""
+    refuse_existing(out, force, "a benchmark", marker="manifest.json")
     manifest = merge_shards(list(shards), out)
     click.echo(f"wrote {out}: {manifest['counts']['questions']} questions")

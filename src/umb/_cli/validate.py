@@ -7,6 +7,7 @@ from pathlib import Path
 
 import click
 
+from umb._cli._progress import Progress, progress_option
 from umb.bench._io import Benchmark
 from umb.bench._stats import benchmark_stats, format_stats
 from umb.bench._validate import check
@@ -14,13 +15,20 @@ from umb.bench._validate import check
 
 @click.command()
 @click.argument("bench", type=click.Path(path_type=Path))
-@click.option("--max-problems", default=50, show_default=True)
-def validate(bench: Path, max_problems: int) -> int:
+@click.option(
+    "--max-problems",
+    default=50,
+    show_default=True,
+    help="Problems listed at most (checking goes on to the end either way).",
+)
+@progress_option
+def validate(bench: Path, max_problems: int, progress: bool | None) -> int:
     """Re-check a benchmark directory; exit 2 listing `file:line: reason` for broken records."""
     if not bench.is_dir():
         click.echo(f"umb: error: {bench}: not a directory", err=True)
         return 2
-    report = check(bench, limit=max_problems)
+    with Progress("validate", "dialogues", progress) as bar:
+        report = check(bench, limit=max_problems, progress=bar)
     for w in report.warnings[:max_problems]:
         click.echo(f"warning: {w}", err=True)
     problems = report.items
@@ -36,7 +44,9 @@ def validate(bench: Path, max_problems: int) -> int:
 @click.command()
 @click.argument("bench", type=click.Path(path_type=Path))
 @click.option("--json", "as_json", is_flag=True, help="Print JSON instead of text.")
-def stats(bench: Path, as_json: bool) -> None:
+@progress_option
+def stats(bench: Path, as_json: bool, progress: bool | None) -> None:
     """Print counts per family, tokens and sessions per dialogue."""
-    result = benchmark_stats(Benchmark.open(bench))
+    with Progress("stats", "dialogues", progress) as bar:
+        result = benchmark_stats(Benchmark.open(bench), progress=bar)
     click.echo(json.dumps(result, indent=2) if as_json else format_stats(result))

@@ -7,7 +7,7 @@ checks first and by the manifest's sha256 last.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from datetime import date, datetime
 from pathlib import Path
@@ -79,8 +79,11 @@ def validate(root: Path, limit: int = 50) -> list[str]:
     return check(root, limit).items
 
 
-def check(root: Path, limit: int = 50) -> Problems:
-    """Problems and warnings of the benchmark at ``root``."""
+def check(
+    root: Path, limit: int = 50, progress: Callable[[int, int], None] | None = None
+) -> Problems:
+    """Problems and warnings of the benchmark at ``root``; ``progress(done, total)`` is called
+    after each dialogue checked (total from the manifest, 0 when it has none)."""
     problems = Problems(limit)
     for name in (MANIFEST, DIALOGUES, QUESTIONS, FACTS):
         if not (root / name).exists():
@@ -89,7 +92,7 @@ def check(root: Path, limit: int = 50) -> Problems:
         return problems
     facts = _check_facts(root / FACTS, problems)
     questions = _load_questions(root / QUESTIONS, problems)
-    _check_dialogues(root / DIALOGUES, facts, questions, problems)
+    _check_dialogues(root / DIALOGUES, facts, questions, problems, progress)
     if (root / WORLD).exists():
         _check_world(root / WORLD, problems)
     _check_manifest(root, problems)
@@ -179,9 +182,14 @@ def _check_gold(path: Path, lineno: int, q: dict[str, Any], problems: Problems) 
 
 
 def _check_dialogues(
-    path: Path, facts: dict[str, str], questions: dict[str, list[_Q]], problems: Problems
+    path: Path,
+    facts: dict[str, str],
+    questions: dict[str, list[_Q]],
+    problems: Problems,
+    progress: Callable[[int, int], None] | None = None,
 ) -> None:
     qpath = path.with_name(QUESTIONS)
+    total = _expected_dialogues(path.with_name(MANIFEST))
     seen_dialogues: set[str] = set()
     for lineno, d in _records(path, problems):
         if not all(k in d for k in ("id", "character_id", "sessions")):
@@ -218,10 +226,21 @@ def _check_dialogues(
         seen_dialogues.add(d["id"])
         for q in questions.get(d["id"], []):
             _check_evidence(qpath, q, turn_at, facts, problems)
+        if progress is not None:
+            progress(len(seen_dialogues), max(total, len(seen_dialogues)))
     for did, qs in questions.items():
         if did not in seen_dialogues:
             for q in qs:
                 problems.add(qpath, q.line, f"unknown dialogue id {did}")
+
+
+def _expected_dialogues(manifest: Path) -> int:
+    # Only for the progress total: a broken manifest is reported by _check_manifest.
+    try:
+        count = read_json(manifest).get("counts", {}).get("dialogues")
+    except (DataError, AttributeError):
+        return 0
+    return count if isinstance(count, int) else 0
 
 
 def _check_evidence(

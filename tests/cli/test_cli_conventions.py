@@ -5,23 +5,28 @@ from __future__ import annotations
 
 import fcntl
 import json
+import logging
 import os
 import pty
 import struct
 import subprocess
 import sys
 import termios
+import warnings
 from pathlib import Path
 
 from click.testing import CliRunner
 
 from umb._cli.main import cli
+from umb.bench import Session
+from umb.memory import memory_system_names, register_memory_system
+from umb.memory._no_context import NoContext
 
 UMB = [sys.executable, "-m", "umb"]
 
 
-def _run(args: list[str], **kwargs: object) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([*UMB, *args], capture_output=True, text=True, check=False, **kwargs)  # type: ignore[call-overload, no-any-return]
+def _run(args: list[str]) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([*UMB, *args], capture_output=True, text=True, check=False)
 
 
 def test_generate_into_an_existing_benchmark_needs_force(tmp_path: Path) -> None:
@@ -115,3 +120,33 @@ def test_eval_prints_families_and_attribution(demo_bench: Path, tmp_path: Path) 
     table = {line.split()[0]: line.split() for line in lines[found[0] + 3 : found[0] + 5]}
     for system, entry in summary["systems"].items():
         assert table[system][1] == str(entry["failed"])
+
+
+class _Noisy(NoContext):
+    """A memory system whose library complains, as mem0 does when spaCy's model is missing."""
+
+    name = "test_noisy_library"
+
+    async def ingest(self, session: Session) -> None:
+        logging.getLogger("noisylib.models").warning("Failed to load spaCy full model")
+        warnings.warn("noisylib: deprecated option", UserWarning, stacklevel=1)
+        await super().ingest(session)
+
+
+if "test_noisy_library" not in memory_system_names():
+    register_memory_system("test_noisy_library")(_Noisy)
+
+
+def test_other_libraries_warnings_go_to_the_run_log(demo_bench: Path, tmp_path: Path) -> None:
+    run = tmp_path / "run"
+    args = ["eval", "--bench", str(demo_bench), "--system", "test_noisy_library",
+            "--out", str(run), "--limit", "5", "--no-trace"]  # fmt: skip
+    with warnings.catch_warnings():
+        warnings.simplefilter("default")  # the suite turns warnings into errors
+        result = CliRunner().invoke(cli, args)
+    assert result.exit_code == 0, result.output
+    assert "spaCy" not in result.stderr and "deprecated option" not in result.stderr
+    log = (run / "run.log").read_text(encoding="utf-8").splitlines()
+    assert any("WARNING noisylib.models: Failed to load spaCy full model" in line for line in log)
+    assert any("deprecated option" in line for line in log)
+    assert f"{len(log)} warning(s) of other libraries in {run / 'run.log'}" in result.stderr

@@ -126,6 +126,7 @@ def eval_command(
     """Evaluate memory systems with a model on a benchmark; resumable, one record per question."""
     from umb import evaluate
     from umb.report import format_leaderboard, format_native
+    from umb.run import RUN_LOG
     from umb.run._config import RunConfig, parse_granularity, parse_systems
 
     config = RunConfig(
@@ -154,6 +155,8 @@ def eval_command(
         retry_errors=retry_errors,
         trace=not no_trace,
     )
+    log = out / RUN_LOG
+    logged = _lines(log)
     outcome = evaluate(config, progress=progress)
     click.echo(format_leaderboard(outcome.results))
     summary = eval_summary(outcome.results, out)
@@ -162,8 +165,18 @@ def eval_command(
     native = format_native(outcome.results)
     if native:
         click.echo(f"\nscored by {scorer}\n{native}")
+    if _lines(log) > logged:
+        click.echo(f"{_lines(log) - logged} warning(s) of other libraries in {log}", err=True)
     done = "" if outcome.results.get("complete") else " (incomplete)"
     click.echo(
         f"\n{outcome.written} records written, {outcome.skipped} already there{done}; "
         f"{out / 'results.json'} in {outcome.elapsed_s:.1f} s"
     )
+
+
+def _lines(path: Path) -> int:
+    """Lines in a text file (0 when there is none)."""
+    if not path.exists():
+        return 0
+    with path.open("rb") as f:
+        return sum(1 for _ in f)

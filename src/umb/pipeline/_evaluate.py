@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from umb.attribute import attribute_run
-from umb.run import RunConfig, RunOutcome, run_eval, trace_paths
+from umb.run import RunConfig, RunOutcome, capture_third_party, run_eval, trace_paths
 
 
 def evaluate(config: RunConfig, *, progress: bool | None = None) -> RunOutcome:
@@ -11,7 +11,8 @@ def evaluate(config: RunConfig, *, progress: bool | None = None) -> RunOutcome:
 
     The run itself is :func:`umb.run.run_eval`; when it was traced (the default), each failed
     question is then given its error type and decisive operation (docs/tracing.md), written to
-    ``attributions.jsonl`` beside the records.
+    ``attributions.jsonl`` beside the records. Other libraries' log messages and warnings go to
+    ``RUN/run.log`` instead of stderr.
 
     Args:
         config: What to run and where (see :class:`~umb.run.RunConfig`).
@@ -23,7 +24,8 @@ def evaluate(config: RunConfig, *, progress: bool | None = None) -> RunOutcome:
     Example:
         >>> outcome = evaluate(RunConfig(bench=Path("bench"), out=Path("run")))  # doctest: +SKIP
     """
-    outcome = run_eval(config, progress=progress)
-    if trace_paths(config.out):
-        attribute_run(config.out, bench=config.bench)
+    with capture_third_party(config.out):
+        outcome = run_eval(config, progress=progress)
+        if trace_paths(config.out):
+            attribute_run(config.out, bench=config.bench)
     return outcome

@@ -60,7 +60,7 @@ def generate(
     config = resolve_config(
         preset, characters=characters, seed=seed, target_tokens=target_tokens, start=start, end=end
     )
-    if not llm["dry_run"]:  # (the LLM renderer resumes a half-written output: no manifest yet)
+    if renderer == "template" and not llm["dry_run"]:  # the LLM renderer resumes its output
         refuse_existing(out, force, "a benchmark", marker="manifest.json")
     if renderer == "llm" or llm["dry_run"]:
         from umb._cli.render import generate_with_llm

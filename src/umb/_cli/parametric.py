@@ -140,8 +140,8 @@ def prepare(bench: Path, out: Path, force: bool, **options: Any) -> None:
     from umb.parametric import PrepareConfig
     from umb.parametric import prepare as run_prepare
 
-    refuse_existing(out, force, "a project", marker="project.json")
     families = _csv(options.pop("families"), FAMILIES, "--families")
+    refuse_existing(out, force, "a project", marker="project.json")
     options["pt_header_style"] = options.pop("pt_header")
     options["pt_record_style"] = options.pop("pt_record")
     manifest = run_prepare(bench, out, PrepareConfig(**options, families=families))

@@ -22,7 +22,7 @@ from umb.pipeline._merge import merge_shards
     type=click.Choice(sorted(PRESETS)),
     default="demo",
     show_default=True,
-    help="demo: 10 characters, 170 questions; small: 100 characters, 1,700; "
+    help="demo: 10 characters, 170 questions; small: 100 characters, 1,700 questions; "
     "umb: 1,000 characters, 16,999 questions.",
 )
 @click.option("--out", type=click.Path(path_type=Path), required=True, help="Output directory.")

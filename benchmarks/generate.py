@@ -9,6 +9,7 @@ system) are given beside wall seconds because a shared machine stretches the wal
 from __future__ import annotations
 
 import argparse
+import json
 import resource
 import subprocess
 import sys
@@ -35,14 +36,18 @@ def main() -> None:
     parser.add_argument("--keep", type=Path, help="Write benchmarks here instead of a temp dir.")
     opts = parser.parse_args()
     root = opts.keep or Path(tempfile.mkdtemp(prefix="umb-bench-"))
-    print(f"{'preset':<8}{'step':<10}{'seconds':>10}{'CPU s':>10}{'peak MiB':>10}{'size MiB':>10}")
+    print(f"{'preset':<8}{'step':<10}{'seconds':>10}{'CPU s':>10}{'peak MiB':>10}{'size MiB':>10}"
+          f"{'questions':>11}")  # fmt: skip
     for preset in opts.presets.split(","):
         out = root / preset
-        secs, cpu, mib = measure(["generate", "--preset", preset, "--out", str(out), "--quiet"])
+        secs, cpu, mib = measure(
+            ["generate", "--preset", preset, "--out", str(out), "--no-progress", "--force"]
+        )
         size = sum(p.stat().st_size for p in out.iterdir()) / 2**20
-        print(f"{preset:<8}{'generate':<10}{secs:>10.1f}{cpu:>10.1f}{mib:>10.0f}{size:>10.0f}",
-              flush=True)  # fmt: skip
-        secs, cpu, mib = measure(["validate", str(out)])
+        questions = json.loads((out / "manifest.json").read_text())["counts"]["questions"]
+        print(f"{preset:<8}{'generate':<10}{secs:>10.1f}{cpu:>10.1f}{mib:>10.0f}{size:>10.0f}"
+              f"{questions:>11,}", flush=True)  # fmt: skip
+        secs, cpu, mib = measure(["validate", str(out), "--no-progress"])
         print(f"{preset:<8}{'validate':<10}{secs:>10.1f}{cpu:>10.1f}{mib:>10.0f}", flush=True)
 
 

@@ -89,7 +89,7 @@ def main() -> None:
             str(opts.target_tokens),
             "--out",
             str(bench),
-            "--quiet",
+            "--no-progress",
         ],
         check=True,
         stdout=subprocess.DEVNULL,

@@ -38,7 +38,7 @@ def main() -> None:
     bench, project, run = root / "bench", root / "project", root / "run"
     steps = [
         ("generate", ["generate", "--out", str(bench), "--characters", "16", "--target-tokens",
-                      "1000", "--start", "2022-01-01", "--end", "2023-06-30", "--quiet"]),
+                      "1000", "--start", "2022-01-01", "--end", "2023-06-30", "--no-progress"]),
         ("prepare", ["parametric", "prepare", "--bench", str(bench), "--out", str(project),
                      "--stages", "4", "--train-ratio", "0.67", "--control-ratio", "0.25",
                      "--max-chunk-tokens", "256", "--overlap-tokens", "64",
@@ -46,9 +46,9 @@ def main() -> None:
         ("train", ["parametric", "train", "--project", str(project), "--out", str(run),
                    "--pt-epochs", "2", "--sft-epochs", "40", "--pt-lr", "3e-3", "--sft-lr",
                    "3e-3", "--batch-size", "8", "--max-length", "512", "--threads", "1",
-                   "--tiny-vocab", "1024", "--warmup-ratio", "0.03", "--quiet"]),
+                   "--tiny-vocab", "1024", "--warmup-ratio", "0.03", "--no-progress"]),
         ("eval", ["parametric", "eval", "--run", str(run), "--batch-size", "16",
-                  "--max-new-tokens", "160", "--quiet"]),
+                  "--max-new-tokens", "160", "--no-progress"]),
         ("retention", ["parametric", "retention", "--run", str(run)]),
     ]  # fmt: skip
     total_wall = total_cpu = 0.0

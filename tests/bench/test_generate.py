@@ -76,7 +76,7 @@ def test_cli_generate_validate_stats(tmp_path: Path) -> None:
     umb = [sys.executable, "-m", "umb"]
     out = tmp_path / "cli"
     run = subprocess.run(
-        [*umb, "generate", "--characters", "3", "--out", str(out), "--quiet"],
+        [*umb, "generate", "--characters", "3", "--out", str(out), "--no-progress"],
         capture_output=True,
         text=True,
         check=True,

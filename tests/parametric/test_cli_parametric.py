@@ -34,7 +34,7 @@ def test_eval_and_retention_verbs(ci_run: dict[str, Any], tmp_path: Path) -> Non
     shutil.copytree(ci_run["out"] / "run", run, ignore=shutil.ignore_patterns("retention"))
     # run.json names its project relative to the run, so the two move together.
     shutil.copytree(ci_run["out"] / "project", tmp_path / "project")
-    res = CliRunner().invoke(cli, ["parametric", "eval", "--run", str(run), "--quiet",
+    res = CliRunner().invoke(cli, ["parametric", "eval", "--run", str(run), "--no-progress",
                                    "--batch-size", "16", "--max-new-tokens", "96",
                                    "--max-items", "8"])  # fmt: skip
     assert res.exit_code == 0, res.output

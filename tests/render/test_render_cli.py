@@ -43,7 +43,7 @@ def test_generate_llm_renders_on_the_template_skeleton(
     out = tmp_path / "llm"
     args = ["generate", "--characters", "2", "--seed", "3", "--target-tokens", "1000",
             "--out", str(out), "--renderer", "llm", "--renderer-model", "openai/umb-test",
-            "--base-url", openai_server.base_url, "--quiet"]  # fmt: skip
+            "--base-url", openai_server.base_url, "--no-progress"]  # fmt: skip
     result = CliRunner().invoke(cli, args)
     assert result.exit_code == 0, result.output
     assert "fact coverage 100.00%" in result.output
@@ -64,7 +64,7 @@ def test_template_generate_is_untouched_by_the_new_options(
     tiny_bench: Path, tmp_path: Path
 ) -> None:
     args = ["generate", "--characters", "2", "--seed", "3", "--target-tokens", "1000",
-            "--out", str(tmp_path / "t"), "--quiet"]  # fmt: skip
+            "--out", str(tmp_path / "t"), "--no-progress"]  # fmt: skip
     assert CliRunner().invoke(cli, args).exit_code == 0
     for name in ("manifest.json", "dialogues.jsonl", "questions.jsonl"):
         assert (tmp_path / "t" / name).read_bytes() == (tiny_bench / name).read_bytes()

@@ -18,6 +18,7 @@ from umb.models import ModelOptions
 from umb.report import (
     QUESTION_DETAILS,
     SECTIONS,
+    Entry,
     ReportContext,
     ReportOptions,
     Section,
@@ -65,7 +66,7 @@ def test_report_writes_the_page_and_each_plot_as_png_and_svg(report: Path) -> No
     html = (report / "index.html").read_text(encoding="utf-8")
     section_ids = re.findall(r'<section id="([^"]+)"', html)
     expected = ["leaderboard", "memory-metrics", "families", "tokens", "invalid_json", "traces",
-                "attributions", "questions", "runs"]  # fmt: skip
+                "attributions", "questions", "runs", "glossary"]  # fmt: skip
     assert section_ids == expected
     # Self-contained: every picture is inline, nothing is fetched from anywhere.
     assert len(re.findall(r'<img alt="[^"]*" src="data:image/svg\+xml;base64,', html)) == 4
@@ -85,14 +86,19 @@ def test_report_renders_in_headless_chromium(report: Path) -> None:
     )  # fmt: skip
     assert result.returncode == 0, result.stderr[-2000:]
     dom = result.stdout
-    table = re.search(r'<table id="leaderboard-table">(.*?)</table>', dom, re.DOTALL)
+    board = r'<table class="leaderboard" id="leaderboard-table">(.*?)</table>'
+    table = re.search(board, dom, re.DOTALL)
     assert table is not None, dom[:2000]
-    systems = re.findall(r'<td class="system">([^<]+)</td>', table.group(1))
+    systems = [
+        s.replace("<wbr>", "")
+        for s in re.findall(r'<td class="system">(.+?)</td>', table.group(1))
+    ]
     assert sorted(systems) == ["full_context", "full_context", "no_context", "oracle_evidence"]
     assert "oracle" in table.group(1) and "offline" in table.group(1)
     first_row = re.search(r"<tbody>\s*<tr>(.*?)</tr>", table.group(1), re.DOTALL)
     assert first_row is not None and "oracle</td>" in first_row.group(1)  # 1.0 ranks first
-    assert "task-balanced [95% CI]" in dom and "1.000 [1.000, 1.000]" in dom
+    assert 'title="The mean of the family means' in dom
+    assert '1.000<br><span class="ci">[1.000, 1.000]</span>' in dom
     assert dom.count('<details class="q"') == LIMIT
     assert '<section id="invalid_json">' in dom and '<section id="questions">' in dom
 
@@ -102,7 +108,7 @@ def test_sections_and_question_details_can_be_added(runs: list[Path], tmp_path: 
         n = sum(len(e.records) for e in ctx.data.entries)
         return Section("attribution", "Attribution", Markup(f'<p id="attr">{n} records</p>'))
 
-    def detail(record: dict[str, Any]) -> list[tuple[str, Markup]]:
+    def detail(ctx: ReportContext, entry: Entry, record: dict[str, Any]) -> list[tuple[str, Any]]:
         return [("error type", Markup("<i>RetrievalError</i>"))] if record["score"] == 0 else []
 
     register_section("attribution", attribution, after="invalid_json")

@@ -13,7 +13,7 @@ from umb._cli.main import cli
 def test_build_eval_export_report(dense_bench: Path, tmp_path: Path):
     runner = CliRunner()
     ladder, oracle, base = tmp_path / "ladder", tmp_path / "oracle", tmp_path / "base"
-    build = ["--samples", "2", "--levels", "L01,L19", "--quiet"]
+    build = ["--samples", "2", "--levels", "L01,L19", "--no-progress"]
     res = runner.invoke(cli, ["statetrack", "build", "--bench", str(dense_bench), "--out",
                               str(ladder), *build])  # fmt: skip
     assert res.exit_code == 0, res.output
@@ -25,7 +25,7 @@ def test_build_eval_export_report(dense_bench: Path, tmp_path: Path):
     assert len(table) == 8 and all(row[-1] == "1.000" and row[-2] == "1.000" for row in table)
     res = runner.invoke(cli, ["statetrack", "eval", "--ladder", str(ladder), "--out", str(base),
                               "--baseline-window", "300", "--tasks", "latest,num_changes",
-                              "--quiet"])  # fmt: skip
+                              "--no-progress"])  # fmt: skip
     assert res.exit_code == 0, res.output
     header = json.loads((base / "header.json").read_text())
     assert header["model"] == "offline" and header["baseline_window"] == 300

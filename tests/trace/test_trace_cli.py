@@ -135,7 +135,11 @@ def test_the_report_embeds_the_failed_questions_graphs(run: Path, tmp_path: Path
         report = build_report([run], tmp_path / "r", ReportOptions(max_trace_pictures=3))
     page = report.index.read_text(encoding="utf-8")
     assert report.sections.index("traces") < report.sections.index("questions")
-    assert page.count('<details class="trace">') == 3 and page.count("<svg") == 3
+    assert page.count('<details class="trace" open>') == 3 and page.count("<svg") == 3
+    # Each links its whole subgraph, written beside the page.
+    for n in (1, 2, 3):
+        assert f'href="plots/trace-{n}.svg"' in page
+        assert b"<svg" in (tmp_path / "r" / "plots" / f"trace-{n}.svg").read_bytes()
     assert "<?xml" not in page and "<!DOCTYPE svg" not in page
     ids = re.findall(r'\bid="(t\d+-[^"]+)"', page)
     assert ids and len(ids) == len(set(ids))  # three pictures, no clashing element ids

@@ -13,6 +13,8 @@ from umb._cli._options import (
     executor_config,
     executor_options,
 )
+from umb._cli._progress import progress_option
+from umb._cli._summary import eval_summary
 from umb.memory import MemoryConfig
 
 
@@ -103,11 +105,7 @@ from umb.memory import MemoryConfig
     is_flag=True,
     help="Do not record memory operations (default: RUN/traces/<system>.jsonl).",
 )
-@click.option(
-    "--progress/--no-progress",
-    default=None,
-    help="Progress bar on stderr (default: when stderr is a terminal).",
-)
+@progress_option
 @executor_options(unit="(system, dialogue)")
 def eval_command(
     bench: Path,
@@ -141,7 +139,7 @@ def eval_command(
     from umb import evaluate
     from umb.models import ModelOptions
     from umb.report import format_leaderboard, format_native
-    from umb.run import RunConfig, ScoringOptions
+    from umb.run import RUN_LOG, RunConfig, ScoringOptions
     from umb.run._config import parse_granularity, parse_systems
 
     first_url, replicas = endpoint_urls(base_url)
@@ -175,13 +173,28 @@ def eval_command(
         retry_errors=retry_errors,
         trace=not no_trace,
     )
+    log = out / RUN_LOG
+    logged = _lines(log)
     outcome = evaluate(config, progress=progress)
     click.echo(format_leaderboard(outcome.results))
+    summary = eval_summary(outcome.results, out)
+    if summary:
+        click.echo(f"\n{summary}")
     native = format_native(outcome.results)
     if native:
         click.echo(f"\nscored by {scorer}\n{native}")
+    if _lines(log) > logged:
+        click.echo(f"{_lines(log) - logged} warning(s) of other libraries in {log}", err=True)
     done = "" if outcome.results.get("complete") else " (incomplete)"
     click.echo(
         f"\n{outcome.written} records written, {outcome.skipped} already there{done}; "
         f"{out / 'results.json'} in {outcome.elapsed_s:.1f} s"
     )
+
+
+def _lines(path: Path) -> int:
+    """Lines in a text file (0 when there is none)."""
+    if not path.exists():
+        return 0
+    with path.open("rb") as f:
+        return sum(1 for _ in f)

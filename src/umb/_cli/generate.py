@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import sys
 import time
 from pathlib import Path
 from typing import Any
@@ -10,6 +9,8 @@ from typing import Any
 import click
 
 from umb._cli._options import executor_config, executor_options
+from umb._cli._output import force_option, refuse_existing
+from umb._cli._progress import Progress, progress_option
 from umb._cli._render_options import llm_render_options
 from umb._errors import ConfigError
 from umb.pipeline._generate import PRESETS, resolve_config
@@ -23,7 +24,8 @@ from umb.pipeline._merge import merge_shards
     type=click.Choice(sorted(PRESETS)),
     default="demo",
     show_default=True,
-    help="demo ≈ 10 characters; small ≈ 100; umb = 1,000 characters, ≥12k questions.",
+    help="demo: 10 characters, 170 questions; small: 100 characters, 1,700 questions; "
+    "umb: 1,000 characters, 16,999 questions.",
 )
 @click.option("--out", type=click.Path(path_type=Path), required=True, help="Output directory.")
 @click.option("--characters", type=int, help="Number of characters (one dialogue each).")
@@ -37,7 +39,8 @@ from umb.pipeline._merge import merge_shards
 @click.option("--start", help="First day of the timeline (YYYY-MM-DD).")
 @click.option("--end", help="Last day of the timeline (YYYY-MM-DD).")
 @click.option("--shard", help="Generate only shard i of k (e.g. 0/2); merge with `umb merge`.")
-@click.option("--quiet", is_flag=True, help="No progress output.")
+@progress_option
+@force_option("a benchmark")
 @click.option(
     "--renderer",
     type=click.Choice(["template", "llm"]),
@@ -57,7 +60,8 @@ def generate(
     start: str | None,
     end: str | None,
     shard: str | None,
-    quiet: bool,
+    progress: bool | None,
+    force: bool,
     renderer: str,
     executor: str,
     workers: int,
@@ -80,25 +84,21 @@ def generate(
             "--executor ray shards the template renderer itself: "
             "drop --shard, --renderer llm and --dry-run"
         )
+    if renderer == "template" and not llm["dry_run"]:  # the LLM renderer resumes its output
+        refuse_existing(out, force, "a benchmark", marker="manifest.json")
     if renderer == "llm" or llm["dry_run"]:
         from umb._cli.render import generate_with_llm
 
-        return generate_with_llm(config, out, shard, quiet, renderer, llm)
+        return generate_with_llm(config, out, shard, progress, renderer, llm)
     t0 = time.perf_counter()
+    unit = "shards" if on.kind == "ray" else "dialogues"
+    with Progress("generate", unit, progress) as bar:
+        if on.kind == "ray":
+            from umb.pipeline._generate_ray import generate_on_ray  # loads ray (extra "ray")
 
-    def progress(done: int, total: int) -> None:
-        if not quiet and (done == total or done % max(1, total // 20) == 0):
-            what = "shards" if on.kind == "ray" else "dialogues"
-            print(f"\rgenerating: {done}/{total} {what}", end="", file=sys.stderr, flush=True)
-
-    if on.kind == "ray":
-        from umb.pipeline._generate_ray import generate_on_ray  # loads ray (extra "ray")
-
-        manifest = generate_on_ray(config, out, on, progress=progress)
-    else:
-        manifest = generate_benchmark(config, out, shard=shard, progress=progress)
-    if not quiet:
-        print(file=sys.stderr)
+            manifest = generate_on_ray(config, out, on, progress=bar)
+        else:
+            manifest = generate_benchmark(config, out, shard=shard, progress=bar)
     c = manifest["counts"]
     click.echo(
         f"wrote {out}: {c['dialogues']} dialogues, {c['sessions']} sessions, "
@@ -108,8 +108,12 @@ def generate(
 
 @click.command()
 @click.argument("shards", nargs=-1, required=True, type=click.Path(exists=True, path_type=Path))
-@click.option("--out", type=click.Path(path_type=Path), required=True)
-def merge(shards: tuple[Path, ...], out: Path) -> None:
+@click.option(
+    "--out", type=click.Path(path_type=Path), required=True, help="Benchmark directory to write."
+)
+@force_option("a benchmark")
+def merge(shards: tuple[Path, ...], out: Path, force: bool) -> None:
     """Merge benchmark shards into one directory."""
+    refuse_existing(out, force, "a benchmark", marker="manifest.json")
     manifest = merge_shards(list(shards), out)
     click.echo(f"wrote {out}: {manifest['counts']['questions']} questions")

@@ -8,13 +8,8 @@ from typing import Any
 
 import click
 
-from umb._errors import ConfigError
+from umb._cli._output import force_option, refuse_existing
 from umb._peer import PEERS, formats
-
-
-def _check_out(out: Path, force: bool) -> None:
-    if (out / "manifest.json").exists() and not force:
-        raise ConfigError(f"{out} already holds a benchmark; pass --force to overwrite it")
 
 
 def _report(manifest: dict[str, Any], seconds: float, out: Path) -> None:
@@ -35,7 +30,7 @@ def _report(manifest: dict[str, Any], seconds: float, out: Path) -> None:
 
 
 def _import(fmt: str, file: Path, out: Path, force: bool) -> None:
-    _check_out(out, force)
+    refuse_existing(out, force, "a benchmark", marker="manifest.json")
     start = time.perf_counter()
     manifest = PEERS.get_or_raise(fmt).import_file(file, out)
     _report(manifest, time.perf_counter() - start, out)
@@ -49,7 +44,7 @@ _OUT = click.option(
     type=click.Path(file_okay=False, path_type=Path),
     help="Benchmark directory to write.",
 )
-_FORCE = click.option("--force", is_flag=True, help="Overwrite an existing benchmark directory.")
+_FORCE = force_option("a benchmark")
 
 
 class _PeerImports(click.Group):
@@ -110,8 +105,10 @@ class _ExportFormat(click.ParamType):
     type=click.Path(dir_okay=False, path_type=Path),
     help="JSON file to write.",
 )
-def export(bench_dir: Path, fmt: str, out: Path) -> None:
+@force_option("the file")
+def export(bench_dir: Path, fmt: str, out: Path, force: bool) -> None:
     """Export a benchmark directory to a peer benchmark's JSON format."""
+    refuse_existing(out, force, "a file")
     log = PEERS[fmt].export(bench_dir, out)
     click.echo(f"wrote {out} ({fmt})")
     for code, n in log.counts().items():

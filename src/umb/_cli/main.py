@@ -27,7 +27,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     ),
     "validate": (
         "umb._cli.validate:validate",
-        "Re-check a benchmark directory; exit 2 on the first broken record.",
+        "Re-check a benchmark directory; exit 2 listing each broken record (up to 50).",
     ),
     "stats": (
         "umb._cli.stats:stats",

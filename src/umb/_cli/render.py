@@ -8,6 +8,7 @@ from typing import Any
 
 import click
 
+from umb._cli._progress import progress_option
 from umb._cli._render_options import build_job, echo_outcome, llm_render_options
 
 
@@ -33,11 +34,7 @@ from umb._cli._render_options import build_job, echo_outcome, llm_render_options
 )
 @click.option("--limit", type=int, help="Only the first N dialogues.")
 @click.option("--json", "as_json", is_flag=True, help="Dry run: print the estimate as JSON.")
-@click.option(
-    "--progress/--no-progress",
-    default=None,
-    help="Progress bar on stderr (default: when stderr is a terminal).",
-)
+@progress_option
 @llm_render_options
 def render(
     renderer: str,
@@ -60,7 +57,12 @@ def render(
 
 
 def generate_with_llm(
-    config: Any, out: Path, shard: str | None, quiet: bool, renderer: str, options: dict[str, Any]
+    config: Any,
+    out: Path,
+    shard: str | None,
+    progress: bool | None,
+    renderer: str,
+    options: dict[str, Any],
 ) -> None:
     """``umb generate --renderer llm``: the template skeleton, then the LLM render (or its
     dry-run estimate)."""
@@ -70,7 +72,7 @@ def generate_with_llm(
 
     if renderer != "llm":
         raise ConfigError("--dry-run estimates model calls: use it with --renderer llm")
-    job = build_job(out, out, options, limit=None, progress=False if quiet else None)
+    job = build_job(out, out, options, limit=None, progress=progress)
     if options["dry_run"]:
         est = generate_llm_dry_run(config, job, shard)
         click.echo(format_estimate(est, job.config.model))

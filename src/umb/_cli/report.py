@@ -6,6 +6,8 @@ from pathlib import Path
 
 import click
 
+from umb._cli._output import force_option, refuse_existing
+
 
 @click.command()
 @click.argument("runs", nargs=-1, required=True, type=click.Path(path_type=Path))
@@ -28,13 +30,19 @@ import click
     show_default=True,
     help="Failed questions whose evidence graph is drawn (runs with traces; needs Graphviz).",
 )
+@force_option("a report")
 def report(
-    runs: tuple[Path, ...], out: Path | None, max_questions: int, max_trace_pictures: int
+    runs: tuple[Path, ...],
+    out: Path | None,
+    max_questions: int,
+    max_trace_pictures: int,
+    force: bool,
 ) -> None:
     """Write an HTML report (leaderboard, families, plots, drill-down) of run directories."""
     from umb.report import ReportOptions, build_report
 
     target = out if out is not None else runs[0] / "report"
+    refuse_existing(target, force, "a report", marker="index.html")
     options = ReportOptions(max_questions=max_questions, max_trace_pictures=max_trace_pictures)
     written = build_report(list(runs), target, options)
     click.echo(f"wrote {written.index} ({len(written.files)} plot files in {target / 'plots'})")

@@ -6,6 +6,8 @@ from pathlib import Path
 
 import click
 
+from umb._cli._progress import progress_option
+
 
 @click.command()
 @click.option(
@@ -21,11 +23,7 @@ import click
     show_default=True,
     help="Answerer spec (offline needs no key, model or network).",
 )
-@click.option(
-    "--progress/--no-progress",
-    default=None,
-    help="Progress bar on stderr (default: when stderr is a terminal).",
-)
+@progress_option
 def run(out: Path, model: str, progress: bool | None) -> None:
     """Generate the demo benchmark, evaluate six memory systems, write the report."""
     from umb.pipeline._quickstart import run_quickstart

@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
-import sys
 from pathlib import Path
+from typing import Any
 
 import click
 
 from umb._cli._options import endpoint_options
+from umb._cli._output import force_option, refuse_existing
+from umb._cli._progress import Progress, progress_option, wanted
+from umb._cli._table import format_table
 from umb.statetrack._prompts import DATE_STYLES, ORDERS
 from umb.statetrack._tasks import TASKS
 
@@ -66,10 +69,11 @@ def statetrack() -> None:
     help="Extra fact lines about people not asked about, per sample.",
 )
 @click.option("--tasks", "tasks_text", help=f"Comma-separated subset of {', '.join(TASKS)}.")
-@click.option("--quiet", is_flag=True, help="No per-level lines.")
+@progress_option
+@force_option("a ladder")
 def build(
     bench: Path, out: Path, samples: int, seed: int, levels: str, order: str, dates: str,
-    distractors: int, tasks_text: str | None, quiet: bool,
+    distractors: int, tasks_text: str | None, progress: bool | None, force: bool,
 ) -> None:  # fmt: skip
     """Build state facts from a benchmark's world and draw the prompt ladder."""
     from umb.statetrack import LadderOptions, build_ladder, parse_levels
@@ -78,8 +82,10 @@ def build(
         samples=samples, seed=seed, order=order, dates=dates,  # type: ignore[arg-type]
         distractors=distractors, tasks=_tasks(tasks_text) or TASKS,  # type: ignore[arg-type]
     )  # fmt: skip
-    say = None if quiet else (lambda line: click.echo(line, err=True))
+    refuse_existing(out, force, "a ladder", marker="ladder.json")
+    say = (lambda line: click.echo(line, err=True)) if wanted(progress) else None
     manifest = build_ladder(bench, out, options, parse_levels(levels), progress=say)
+    click.echo(_ladder_table(manifest["levels"]))
     short = [lv["level"] for lv in manifest["levels"] if lv["short_samples"]]
     f = manifest["facts"]
     click.echo(
@@ -92,6 +98,17 @@ def build(
             f"short levels (the world has too few facts per schema or too few characters): "
             f"{', '.join(short)}; see ladder.json", err=True
         )  # fmt: skip
+
+
+def _ladder_table(levels: list[dict[str, Any]]) -> str:
+    """Lines and estimated prompt tokens per level (one column per task)."""
+    tasks = list(dict.fromkeys(t for lv in levels for t in (lv["avg_est_tokens"] or {})))
+    rows = [
+        [lv["level"], f"{lv['mean_lines']:.1f}",
+         *(f"{lv['avg_est_tokens'].get(t, 0):,.0f}" for t in tasks), str(lv["short_samples"])]
+        for lv in levels
+    ]  # fmt: skip
+    return format_table(["level", "lines", *(f"tokens {t}" for t in tasks), "short"], rows)
 
 
 @statetrack.command("eval")
@@ -129,12 +146,13 @@ def build(
 @click.option("--allow-download", is_flag=True, help="hf only: fetch weights from the Hub.")
 @click.option("--no-cache", is_flag=True, help="Do not keep API replies in RUN/cache.sqlite.")
 @click.option("--retry-errors", is_flag=True, help="Ask again the prompts whose call failed.")
-@click.option("--quiet", is_flag=True, help="No progress and no table.")
+@progress_option
 def eval_command(
     ladder: Path, model: str, out: Path, levels: str | None, tasks_text: str | None,
     samples: int | None, baseline_window: int, concurrency: int, base_url: str | None,
     api_key_env: str, timeout_s: float, max_retries: int, max_tokens: int | None,
-    device: str | None, allow_download: bool, no_cache: bool, retry_errors: bool, quiet: bool,
+    device: str | None, allow_download: bool, no_cache: bool, retry_errors: bool,
+    progress: bool | None,
 ) -> None:  # fmt: skip
     """Evaluate a model on a ladder (resumable); write levels.csv, records, curves, index.html."""
     from umb.models import ModelOptions
@@ -152,15 +170,10 @@ def eval_command(
         baseline_window=baseline_window, retry_errors=retry_errors,
     )  # fmt: skip
 
-    def progress(done: int, total: int) -> None:
-        if not quiet and sys.stderr.isatty():
-            click.echo(f"\r{done}/{total} prompts", nl=done == total, err=True)
-
-    result = run_statetrack_eval(config, progress)
+    with Progress("statetrack eval", "prompts", progress) as bar:
+        result = run_statetrack_eval(config, bar)
     click.echo(f"{result['asked']} prompts asked in {result['seconds']}s; wrote {out}/levels.csv, "
                f"{out}/index.html")  # fmt: skip
-    if quiet:
-        return
     click.echo(f"{'level':<6} {'task':<15} {'n':>3} {'tokens':>8} {'parse':>6} {'exact':>6} "
                f"{'char':>6} {'schema':>6} {'cover':>6}")  # fmt: skip
     for r in result["rows"]:
@@ -192,10 +205,12 @@ def eval_command(
     help="Tasks to export (the original's scripts read schema_longest).",
 )
 @click.option("--levels", help="Levels to export (default: all built).")
-def export(ladder: Path, out: Path, tasks_text: str, levels: str | None) -> None:
+@force_option("an export")
+def export(ladder: Path, out: Path, tasks_text: str, levels: str | None, force: bool) -> None:
     """Write the ladder in the original release's file layout."""
     from umb.statetrack import export_original, parse_levels
 
+    refuse_existing(out, force, "an export", marker="facts.json")
     written = export_original(
         ladder, out, _tasks(tasks_text) or ("schema_longest",),  # type: ignore[arg-type]
         parse_levels(levels) if levels else None,
@@ -212,11 +227,13 @@ def export(ladder: Path, out: Path, tasks_text: str, levels: str | None) -> None
     help="Directory for curves.png, curves.svg and index.html.",
 )
 @click.option("--labels", help="Comma-separated names of the runs, in order (default: model).")
-def report(runs: tuple[Path, ...], out: Path, labels: str | None) -> None:
+@force_option("a report")
+def report(runs: tuple[Path, ...], out: Path, labels: str | None, force: bool) -> None:
     """Draw the curves of one or more eval runs on one page."""
     from umb._jsonio import read_json
     from umb.statetrack import write_report
 
+    refuse_existing(out, force, "a report", marker="index.html")
     names = [x.strip() for x in labels.split(",")] if labels else []
     if names and len(names) != len(runs):
         raise click.BadParameter(f"{len(names)} labels for {len(runs)} runs", param_hint="--labels")

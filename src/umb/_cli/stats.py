@@ -7,6 +7,7 @@ from pathlib import Path
 
 import click
 
+from umb._cli._progress import Progress, progress_option
 from umb.bench._io import Benchmark
 from umb.bench._stats import benchmark_stats, format_stats
 from umb.bench._style import format_style, style_stats
@@ -21,12 +22,14 @@ from umb.bench._style import format_style, style_stats
     help="Surface statistics instead: distinct-1/2/3, repeated and short turns, words per "
     "turn, BM25 question->evidence recall@5 per family.",
 )
-def stats(bench: Path, as_json: bool, style: bool) -> None:
+@progress_option
+def stats(bench: Path, as_json: bool, style: bool, progress: bool | None) -> None:
     """Print counts per family, tokens and sessions per dialogue (or --style statistics)."""
     opened = Benchmark.open(bench)
     if style:
         result = style_stats(opened)
         click.echo(json.dumps(result, indent=2) if as_json else format_style(result))
         return
-    result = benchmark_stats(opened)
+    with Progress("stats", "dialogues", progress) as bar:
+        result = benchmark_stats(opened, progress=bar)
     click.echo(json.dumps(result, indent=2) if as_json else format_stats(result))

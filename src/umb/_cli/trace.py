@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+import shutil
 import sys
 from pathlib import Path
 
 import click
+
+from umb._cli._output import force_option, refuse_existing
+from umb._errors import UmbError
 
 _FORMATS = ("svg", "png", "dot")
 
@@ -31,9 +35,11 @@ def trace_group() -> None:
 @click.option(
     "--max-nodes", type=int, default=120, show_default=True, help="Variable versions drawn at most."
 )
+@force_option("the file")
 def show(
-    run: Path, question_id: str, system: str | None, fmt: str, out: Path | None, max_nodes: int
-) -> None:
+    run: Path, question_id: str, system: str | None, fmt: str, out: Path | None, max_nodes: int,
+    force: bool,
+) -> None:  # fmt: skip
     """Draw the evidence subgraph of one question, the faulty operation highlighted.
 
     The graph is cut to the paths from the question's gold evidence turns; when the run has
@@ -42,6 +48,11 @@ def show(
     """
     from umb.run._traceview import RunTraceView
 
+    if fmt != "dot" and shutil.which("dot") is None:
+        raise UmbError(
+            "Graphviz's dot program was not found on PATH; install Graphviz "
+            "(Debian: apt-get install graphviz) or write the DOT source with --format dot"
+        )
     view = RunTraceView(run)
     name = view.system(system)
     picture = view.picture(name, question_id, fmt, max_nodes=max_nodes)  # type: ignore[arg-type]
@@ -50,6 +61,7 @@ def show(
         sys.stdout.buffer.flush()
         return
     target = out if out is not None else Path(f"{question_id}.{name}.{fmt}")
+    refuse_existing(target, force, "a file")
     target.write_bytes(picture)
     attribution = view.attribution(name, question_id)
     note = ""
@@ -65,11 +77,13 @@ def show(
     help="Folder: one MemTraceBench graph per system and dialogue, OUT/SYSTEM/DIALOGUE.json.",
 )  # fmt: skip
 @click.option("--system", "systems", multiple=True, help="Only these systems (repeatable).")
-def export(run: Path, out: Path, systems: tuple[str, ...]) -> None:
+@force_option("an export")
+def export(run: Path, out: Path, systems: tuple[str, ...], force: bool) -> None:
     """Export a run's traces as MemTraceBench / smartcomment execution-graph JSON.
 
     Attributions in RUN/attributions.jsonl become each graph's data.annotations.
     """
+    refuse_existing(out, force, "an export")
     from umb.interop.memtracebench import export_memtrace
     from umb.run._traceview import RunTraceView
 

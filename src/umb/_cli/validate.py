@@ -6,18 +6,26 @@ from pathlib import Path
 
 import click
 
+from umb._cli._progress import Progress, progress_option
 from umb.bench._validate import check
 
 
 @click.command()
 @click.argument("bench", type=click.Path(path_type=Path))
-@click.option("--max-problems", default=50, show_default=True)
-def validate(bench: Path, max_problems: int) -> int:
+@click.option(
+    "--max-problems",
+    default=50,
+    show_default=True,
+    help="Problems listed at most (checking goes on to the end either way).",
+)
+@progress_option
+def validate(bench: Path, max_problems: int, progress: bool | None) -> int:
     """Re-check a benchmark directory; exit 2 listing `file:line: reason` for broken records."""
     if not bench.is_dir():
         click.echo(f"umb: error: {bench}: not a directory", err=True)
         return 2
-    report = check(bench, limit=max_problems)
+    with Progress("validate", "dialogues", progress) as bar:
+        report = check(bench, limit=max_problems, progress=bar)
     for w in report.warnings[:max_problems]:
         click.echo(f"warning: {w}", err=True)
     problems = report.items

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Callable
 from typing import Any
 
 from umb._tokens import estimate_tokens
@@ -20,13 +21,19 @@ def _spread(values: list[int]) -> dict[str, float]:
     }
 
 
-def benchmark_stats(bench: Benchmark) -> dict[str, Any]:
-    """Counts per family, and tokens, sessions and turns per dialogue (min/mean/max/total)."""
+def benchmark_stats(
+    bench: Benchmark, progress: Callable[[int, int], None] | None = None
+) -> dict[str, Any]:
+    """Counts per family, and tokens, sessions and turns per dialogue (min/mean/max/total);
+    ``progress(done, total)`` is called after each dialogue."""
     tokens, sessions, turns = [], [], []
+    total = (bench.manifest.get("counts") or {}).get("dialogues") or 0
     for d in bench.iter_dialogues():
         sessions.append(len(d.sessions))
         turns.append(sum(len(s.turns) for s in d.sessions))
         tokens.append(sum(estimate_tokens(t.text) for s in d.sessions for t in s.turns))
+        if progress is not None:
+            progress(len(tokens), max(int(total), len(tokens)))
     families = Counter(q.family for q in bench.questions)
     return {
         "dialogues": len(tokens),

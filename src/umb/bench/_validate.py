@@ -8,7 +8,7 @@ records only. Every problem is one line; a duplicate is named once, at its line.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from datetime import date, datetime
 from pathlib import Path
@@ -88,8 +88,11 @@ def validate(root: Path, limit: int = 50) -> list[str]:
     return check(root, limit).items
 
 
-def check(root: Path, limit: int = 50) -> Problems:
-    """Problems and warnings of the benchmark at ``root``."""
+def check(
+    root: Path, limit: int = 50, progress: Callable[[int, int], None] | None = None
+) -> Problems:
+    """Problems and warnings of the benchmark at ``root``; ``progress(done, total)`` is called
+    after each dialogue checked (total from the manifest, 0 when it has none)."""
     problems = Problems(limit)
     for name in (MANIFEST, DIALOGUES, QUESTIONS, FACTS):
         if not (root / name).exists():
@@ -101,7 +104,11 @@ def check(root: Path, limit: int = 50) -> Problems:
     counted: dict[str, int] = {}
     facts = _check_facts(root / FACTS, problems, counted)
     questions = _load_questions(root / QUESTIONS, problems, counted)
-    _check_dialogues(root / DIALOGUES, facts, questions, problems, counted, imported)
+    total = manifest.counts.get("dialogues") if manifest is not None else None
+    _check_dialogues(
+        root / DIALOGUES, facts, questions, problems, counted, imported,
+        progress, total if isinstance(total, int) else 0,
+    )  # fmt: skip
     if (root / WORLD).exists():
         check_world(root / WORLD, problems)
     if manifest is not None:
@@ -177,6 +184,8 @@ def _check_dialogues(
     problems: Problems,
     counted: dict[str, int],
     imported: bool,
+    progress: Callable[[int, int], None] | None = None,
+    total: int = 0,
 ) -> None:
     qpath = path.with_name(QUESTIONS)
     seen: set[str] = set()
@@ -188,6 +197,8 @@ def _check_dialogues(
         turns = _check_sessions(path, lineno, d, facts, problems, imported)
         for qline, q in questions.get(d.id, []):
             _check_evidence(qpath, qline, q, turns, facts, problems)
+        if progress is not None:
+            progress(len(seen), max(total, len(seen)))
     counted.update(sessions=n_sessions, turns=n_turns)
     for did, qs in questions.items():
         if did not in seen:

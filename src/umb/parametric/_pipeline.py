@@ -24,6 +24,7 @@ from umb.parametric._layout import PROJECT_FILE
 from umb.parametric._prepare import prepare
 from umb.parametric._report import write_retention
 from umb.parametric._retention import RetentionConfig
+from umb.parametric._torch import require
 from umb.parametric._train import train
 from umb.pipeline._generate import generate, resolve_config
 
@@ -105,6 +106,9 @@ def run_preset(
         if name not in PRESETS:
             raise ConfigError(f"unknown preset {name!r}; choose one of {', '.join(PRESETS)}")
         preset = PRESETS[name]
+    # Training needs the `train` extra: say so before minutes of generating and preparing.
+    require("torch")
+    require("transformers")
     say = log or (lambda _msg: None)
     root = Path(out)
     bench, project, run = root / "bench", root / "project", root / "run"

@@ -18,7 +18,7 @@ from umb.attribute import ERROR_TYPES, attribute_run, read_attributions
 from umb.attribute._run import ATTRIBUTIONS, run_traces
 from umb.report._context import ReportContext, Section
 from umb.report._plots import _figure
-from umb.report._sections import QUESTION_DETAILS, SECTIONS, register_section
+from umb.report._sections import SECTIONS, register_section
 
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
@@ -31,10 +31,6 @@ TYPE_COLOURS = {
     "RetrievalError": "#4e79a7", "ResponseError": "#76b7b2", "AnnotationError": "#bab0ac",
     "JudgeError": "#9c755f", "Unattributed": "#d7d7d7",
 }  # fmt: skip
-
-# id(record) -> its attribution, for the records of the report being built: the section sees
-# whole runs, a question detail one record.
-_BY_RECORD: dict[int, Attribution] = {}
 
 
 def _attributions(path: Path) -> list[Attribution] | None:
@@ -69,15 +65,27 @@ def attribution_bars(rows: list[dict[str, Any]], types: list[str]) -> Figure:
     return fig
 
 
-def attribution(ctx: ReportContext) -> Section | None:
-    """Counts per (run, system, model) × error type, as a table and as stacked bars."""
+def run_attributions(ctx: ReportContext) -> dict[str, dict[tuple[str, str], Attribution]]:
+    """Run label -> ``(system, question id) -> attribution``, read or computed once per report."""
 
-    _BY_RECORD.clear()
-    found: dict[str, dict[tuple[str, str], Attribution]] = {}
-    for run in ctx.data.runs:
-        atts = _attributions(Path(run.path))
-        if atts is not None:
-            found[run.label] = {(a.system, a.question_id): a for a in atts}
+    def compute() -> dict[str, dict[tuple[str, str], Attribution]]:
+        found: dict[str, dict[tuple[str, str], Attribution]] = {}
+        for run in ctx.data.runs:
+            atts = _attributions(Path(run.path))
+            if atts is not None:
+                found[run.label] = {(a.system, a.question_id): a for a in atts}
+        return found
+
+    shared: dict[str, dict[tuple[str, str], Attribution]] = ctx.shared_value(
+        "attributions", compute
+    )
+    return shared
+
+
+def attribution(ctx: ReportContext) -> Section | None:
+    """Counts per (run, system, model) × error type, as a table and as stacked bars; leaves
+    each failed answer's attribution in the context for the drill-down."""
+    found = run_attributions(ctx)
     if not found:
         return None
     rows: list[dict[str, Any]] = []
@@ -90,7 +98,7 @@ def attribution(ctx: ReportContext) -> Section | None:
         for r in e.records:
             a = mine.get((e.system, r["question_id"]))
             if a is not None:
-                _BY_RECORD[id(r)] = a
+                ctx.add_detail(e.key, r["question_id"], "attribution", attribution_detail(a))
                 counts[a.error_type] += 1
         rows.append({"entry": e, "counts": counts, "failed": sum(counts.values())})
         seen.update(counts)
@@ -103,19 +111,13 @@ def attribution(ctx: ReportContext) -> Section | None:
     return Section("attributions", "Error attribution", html)
 
 
-def attribution_detail(record: dict[str, Any]) -> list[tuple[str, Markup]]:
+def attribution_detail(a: Attribution) -> Markup:
     """The drill-down row of a failed question: error type, faulty operation, reason."""
-    a = _BY_RECORD.get(id(record))
-    if a is None:
-        return []
     where = Markup(" at <code>{}</code> ({})").format(a.op_id, a.op_name) if a.op_id else ""
-    html = Markup("<b>{}</b>{} — {}").format(a.error_type, where, a.reason)
-    return [("attribution", html)]
+    return Markup("<b>{}</b>{} — {}").format(a.error_type, where, a.reason)
 
 
 def register() -> None:
-    """Add the section (before the drill-down) and the per-question row, once."""
+    """Add the section (before the drill-down), once."""
     if "attributions" not in SECTIONS:
         register_section("attributions", attribution, before="questions")
-    if attribution_detail not in QUESTION_DETAILS:
-        QUESTION_DETAILS.append(attribution_detail)

@@ -6,9 +6,11 @@ register it::
 
     register_section("attribution", build_attribution, after="invalid_json")
 
-Per-question details for the drill-down come from :data:`QUESTION_DETAILS`: functions that take a
-record and return extra ``(label, html)`` rows, so a later feature can add, say, a record's
-attributed error type under each answer without touching this module.
+Per-question details for the drill-down come from two places: rows an earlier section left in
+the context (:meth:`~umb.report.ReportContext.add_detail`, as the attribution and trace sections
+do), and :data:`QUESTION_DETAILS`, functions of ``(ctx, entry, record)`` that return extra
+``(label, html)`` rows — so a later feature can add rows under each answer without touching
+this module.
 """
 
 from __future__ import annotations
@@ -21,15 +23,20 @@ from markupsafe import Markup
 from umb._errors import ConfigError
 from umb._registry import Registry
 from umb.report import _plots
+from umb.report._board import leaderboard
 from umb.report._context import ReportContext, Section, SectionBuilder
-from umb.report._leaderboard import leaderboard_rows
+from umb.report._glossary import glossary
+from umb.report._load import Entry
 from umb.report._native import native_categories, retrieval_metrics
 
 SECTIONS: Registry[SectionBuilder] = Registry("report section", "report")
 """Section id -> builder, in page order."""
 
-QUESTION_DETAILS: list[Callable[[dict[str, Any]], list[tuple[str, Markup]]]] = []
-"""Extra rows shown under each answer in the drill-down: ``record -> [(label, html)]``."""
+QuestionDetail = Callable[[ReportContext, Entry, dict[str, Any]], list[tuple[str, Markup]]]
+"""``(ctx, entry, record) -> [(label, html)]``: rows shown under one answer of the drill-down."""
+
+QUESTION_DETAILS: list[QuestionDetail] = []
+"""Extra rows shown under each answer in the drill-down (see :data:`QuestionDetail`)."""
 
 
 def register_section(
@@ -57,27 +64,6 @@ def register_section(
     SECTIONS.add(section_id, builder, at=ids.index(anchor) + (1 if after is not None else 0))
 
 
-def leaderboard(ctx: ReportContext) -> Section:
-    """Systems × models ranked by the task-balanced overall, with both overalls' 95% CIs."""
-    groups = [{**e.group, "run": e.run, "key": e.key} for e in ctx.data.entries]
-    rows = leaderboard_rows(groups)
-    keys = {(g["run"], g["system"], g["model"]): g["key"] for g in groups}
-    for r in rows:
-        r["key"] = keys[(r["run"], r["system"], r["model"])]
-    plot = None
-    if ctx.data.entries:
-        fig = _plots.overall_bars(ctx.data.entries)
-        plot = ctx.figure("overall", fig, "Task-balanced overall score per system and model")
-    html = ctx.render(
-        "leaderboard.html.j2",
-        rows=rows,
-        families=ctx.data.families,
-        plot=plot,
-        several_runs=len(ctx.data.runs) > 1,
-    )
-    return Section("leaderboard", "Leaderboard", html)
-
-
 def families(ctx: ReportContext) -> Section | None:
     """Per-family means with 95% CIs, as a table and as grouped bars."""
     if not ctx.data.entries:
@@ -102,16 +88,25 @@ def invalid_json(ctx: ReportContext) -> Section:
     rows = []
     for e in ctx.data.entries:
         bad = [r for r in e.records if r.get("parse_status") not in (None, "ok")]
+        per_family = {
+            f: b["invalid_json"]
+            for f, b in e.group.get("families", {}).items()
+            if b.get("invalid_json")
+        }
         rows.append(
             {
                 "entry": e,
                 "invalid": sum(bool(r.get("invalid_json")) for r in e.records),
                 "missing": sum(r.get("parse_status") == "missing_fields" for r in e.records),
                 "errors": sum(bool(r.get("error")) for r in e.records),
+                "per_family": per_family,
                 "examples": bad[:3],
             }
         )
-    return Section("invalid_json", "Invalid JSON", ctx.render("invalid.html.j2", rows=rows))
+    html = ctx.render(
+        "invalid.html.j2", rows=rows, any_family=any(r["per_family"] for r in rows)
+    )
+    return Section("invalid_json", "Invalid JSON", html)
 
 
 def drilldown(ctx: ReportContext) -> Section | None:
@@ -120,7 +115,8 @@ def drilldown(ctx: ReportContext) -> Section | None:
     for e in ctx.data.entries:
         for r in e.records:
             item = by_question.setdefault(r["question_id"], {"record": r, "answers": []})
-            extra = [row for detail in QUESTION_DETAILS for row in detail(r)]
+            extra = list(ctx.details.get((e.key, r["question_id"]), []))
+            extra += [row for detail in QUESTION_DETAILS for row in detail(ctx, e, r)]
             item["answers"].append({"entry": e, "record": r, "extra": extra})
     if not by_question:
         return None
@@ -131,6 +127,7 @@ def drilldown(ctx: ReportContext) -> Section | None:
         questions=[(qid, by_question[qid]) for qid in shown],
         total=len(ids),
         raw_chars=ctx.options.raw_chars,
+        entries=ctx.data.entries,
     )
     return Section("questions", "Questions", html)
 
@@ -149,5 +146,6 @@ for _id, _builder in (
     ("invalid_json", invalid_json),
     ("questions", drilldown),
     ("runs", runs),
+    ("glossary", glossary),
 ):
     register_section(_id, _builder)

@@ -2,7 +2,9 @@
 
 The ``traces`` section counts each traced entry's operations by category. Before the drill-down is
 built it draws the evidence subgraph of the first failed questions (``max_trace_pictures``, in the
-drill-down's order) and the drill-down shows each under its answer, as inline SVG.
+drill-down's order) and leaves each in the context for the drill-down: inline, cut to the
+neighbourhood of the question and its faulty operation (click to zoom), with the whole subgraph
+one click away as ``plots/trace-N.svg``.
 """
 
 from __future__ import annotations
@@ -16,12 +18,9 @@ from markupsafe import Markup
 
 from umb._errors import UmbError
 from umb.report._context import ReportContext, Section
-from umb.report._sections import QUESTION_DETAILS, SECTIONS, register_section
+from umb.report._sections import SECTIONS, register_section
 from umb.run._traceview import RunTraceView
 
-# id(record) -> its picture, for the records of the report being built. A section builder sees
-# the whole run; a question detail sees one record, so the pictures are drawn in between.
-_PICTURES: dict[int, Markup] = {}
 _SVG_START = re.compile(rb"<svg\b")
 _SVG_ID = re.compile(r'\bid="')
 _SVG_SIZE = re.compile(r'\b(width|height)="([\d.]+)pt"')
@@ -29,7 +28,13 @@ _SVG_SIZE = re.compile(r'\b(width|height)="([\d.]+)pt"')
 
 #: Column order of the operation categories: the write path, then the read path.
 _CATEGORIES = ("ingest", "extraction", "decision", "addition", "update", "deletion", "indexing",
-               "retrieval", "response", "judge")  # fmt: skip
+               "retrieval", "response", "scoring", "judge")  # fmt: skip
+
+
+def _category(op: Any) -> str:
+    # Every question's ``score`` operation is filed under "judge" in the trace; the table counts
+    # it as scoring, so "judge" shows only the votes of a judge that actually ran.
+    return "scoring" if op.category == "judge" and op.name == "score" else str(op.category)
 
 
 def _category_order(category: str) -> tuple[int, str]:
@@ -42,7 +47,7 @@ def _failed(record: dict[str, Any]) -> bool:
     return isinstance(score, int | float) and score < 1
 
 
-def _inline(svg: bytes, prefix: str) -> Markup:
+def _inline(svg: bytes, prefix: str, full: str) -> Markup:
     # Graphviz writes a whole XML document; inside HTML only the <svg> element belongs, and its
     # element ids (node1, edge1, …) must not clash with the other pictures on the page.
     start = _SVG_START.search(svg)
@@ -51,12 +56,14 @@ def _inline(svg: bytes, prefix: str) -> Markup:
     # Graphviz sizes in points; the same numbers in pixels draw the graph at 3/4, which keeps
     # its 10-point labels readable while more of it fits in the box.
     body = _SVG_SIZE.sub(r'\1="\2px"', body, count=2)
-    # A fixed scroll box: a wide graph must not stretch the drill-down table around it.
+    # Fitted to the column (CSS max-width, the viewBox keeps the shape); a click shows it at
+    # its natural size inside a scroll box.
     return Markup(
-        '<details class="trace"><summary>evidence graph</summary>'
-        '<div style="max-width:min(60vw,760px);max-height:480px;overflow:auto">{}</div>'
+        '<details class="trace" open><summary>evidence graph (the faulty operation and the '
+        'question; click to zoom) · <a href="{}">whole subgraph</a></summary>'
+        '<div class="graph" onclick="this.classList.toggle(\'zoomed\')">{}</div>'
         "</details>"
-    ).format(Markup(body))
+    ).format(full, Markup(body))
 
 
 def _views(ctx: ReportContext) -> dict[str, Any]:
@@ -74,7 +81,7 @@ def _views(ctx: ReportContext) -> dict[str, Any]:
 def _draw(ctx: ReportContext, views: dict[str, Any]) -> tuple[int, str | None]:
     """Draw the pictures of the first failed questions of the drill-down; return how many."""
     failures = [
-        (r["question_id"], e.run, e.system, r)
+        (r["question_id"], e, r)
         for e in ctx.data.entries
         if e.run in views and e.system in views[e.run].paths
         for r in e.records
@@ -84,19 +91,21 @@ def _draw(ctx: ReportContext, views: dict[str, Any]) -> tuple[int, str | None]:
     shown = set(ids[: ctx.options.max_questions])
     failures = sorted((f for f in failures if f[0] in shown), key=lambda f: f[0])
     drawn = 0
-    for n, (qid, run, system, record) in enumerate(failures[: ctx.options.max_trace_pictures]):
+    for n, (qid, entry, _) in enumerate(failures[: ctx.options.max_trace_pictures]):
+        view = views[entry.run]
         try:
-            svg = views[run].picture(system, qid, "svg", max_nodes=ctx.options.trace_max_nodes)
+            focus = view.picture(entry.system, qid, "svg", max_nodes=ctx.options.trace_focus_nodes)
+            whole = view.picture(entry.system, qid, "svg", max_nodes=ctx.options.trace_max_nodes)
         except UmbError as e:  # no Graphviz, or a question the trace does not hold
             return drawn, str(e)
-        _PICTURES[id(record)] = _inline(svg, f"t{n}")
+        full = ctx.write_file(f"trace-{n + 1}.svg", whole)
+        ctx.add_detail(entry.key, qid, "trace", _inline(focus, f"t{n}", full))
         drawn += 1
     return drawn, None
 
 
 def traces(ctx: ReportContext) -> Section | None:
     """Operations per category of each traced entry; draws the failed questions' pictures."""
-    _PICTURES.clear()
     views = _views(ctx)
     if not views:
         return None
@@ -107,7 +116,7 @@ def traces(ctx: ReportContext) -> Section | None:
         if view is None or e.system not in view.paths:
             continue
         trace = view.trace(e.system)
-        counts = Counter(o.category for o in trace.ops)
+        counts = Counter(_category(o) for o in trace.ops)
         categories.update(counts)
         size = view.paths[e.system].stat().st_size
         rows.append(
@@ -125,15 +134,7 @@ def traces(ctx: ReportContext) -> Section | None:
     return Section("traces", "Traces", html)
 
 
-def trace_picture(record: dict[str, Any]) -> list[tuple[str, Markup]]:
-    """The drill-down row holding a failed question's evidence graph, when one was drawn."""
-    picture = _PICTURES.get(id(record))
-    return [("trace", picture)] if picture is not None else []
-
-
 def register() -> None:
-    """Add the section (before the drill-down) and the per-question pictures, once."""
+    """Add the section (before the drill-down), once."""
     if "traces" not in SECTIONS:
         register_section("traces", traces, before="questions")
-    if trace_picture not in QUESTION_DETAILS:
-        QUESTION_DETAILS.append(trace_picture)

@@ -1,5 +1,6 @@
 """The run: prompts, the resumable runner, the run directory and its traces, results."""
 
+from umb.run._capture import RUN_LOG, capture_third_party
 from umb.run._config import RunConfig
 from umb.run._log import read_records
 from umb.run._options import ExecutorOptions, ScoringOptions
@@ -20,6 +21,7 @@ from umb.run._traces import trace_path, trace_paths
 __all__ = [
     "FAMILY_INSTRUCTIONS",
     "PROMPT_VERSION",
+    "RUN_LOG",
     "SYSTEM_POLICY",
     "ExecutorOptions",
     "FamilyInstruction",
@@ -31,6 +33,7 @@ __all__ = [
     "arun_eval",
     "build_messages",
     "build_request",
+    "capture_third_party",
     "family_instruction_text",
     "prompt_sha256",
     "read_records",

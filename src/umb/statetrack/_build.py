@@ -104,7 +104,8 @@ def build_ladder(
         if progress is not None:
             s = summaries[-1]
             flag = f", SHORT in {s['short_samples']} samples" if s["short_samples"] else ""
-            progress(f"{lv.name}: {s['mean_lines']} lines, {s['avg_est_tokens']} tokens{flag}")
+            tokens = ", ".join(f"{t} {n:,.0f}" for t, n in s["avg_est_tokens"].items())
+            progress(f"{lv.name}: {s['mean_lines']} lines; tokens: {tokens}{flag}")
     n_schemas = sum(len(g) for g in pool.groups.values())
     manifest = {
         "format": LADDER_FORMAT,

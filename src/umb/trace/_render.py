@@ -130,5 +130,5 @@ def render_subgraph(
     except graphviz.ExecutableNotFound:
         raise UmbError(
             "Graphviz's dot program was not found on PATH; install Graphviz "
-            "(Debian: apt-get install graphviz) or use format 'dot'"
+            "(Debian: apt-get install graphviz)"
         ) from None

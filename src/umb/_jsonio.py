@@ -120,8 +120,10 @@ def json_error(path: Path, data: bytes, err: orjson.JSONDecodeError, line: int =
     """A DataError at the line and column of a JSON syntax error (``line`` offsets JSONL)."""
     if not data.strip():
         return DataError(str(path), line or None, "empty file, expected JSON")
+    # The parser reports an unterminated document at the line after its last newline.
+    lines = max(1, data.rstrip(b"\r\n").count(b"\n") + 1)
     return DataError(
-        str(path), line + err.lineno, f"invalid JSON at column {err.colno}: {err.msg}"
+        str(path), line + min(err.lineno, lines), f"invalid JSON at column {err.colno}: {err.msg}"
     )
 
 

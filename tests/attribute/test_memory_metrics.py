@@ -145,6 +145,7 @@ def test_report_shows_the_metrics_beside_qa_accuracy(run: Path, tmp_path: Path) 
     table = html[html.index('id="memory-metrics-table"'):]
     table = table[: table.index("</table>")]
     assert "oracle_memory" in table and "mem0_style" in table and "rag_bm25" not in table
-    assert "1.000 [1.000, 1.000]" in table and "QA task-balanced" in table
+    assert '1.000<br><span class="ci">[1.000, 1.000]</span>' in table
+    assert "QA task-balanced" in table
     assert "rag_bm25 · offline: not measured (keeps raw turns" in html
     assert "the facts and units behind the numbers" in html and "Missed facts" in html

@@ -30,7 +30,7 @@ def test_the_cli_on_ray_writes_the_local_bytes(
     out = tmp_path / "bench"
     result = subprocess.run(
         [sys.executable, "-m", "umb", "generate", "--preset", "demo", "--out", str(out),
-         "--executor", "ray", "--workers", "2", "--ray-address", ray_address, "--quiet"],
+         "--executor", "ray", "--workers", "2", "--ray-address", ray_address, "--no-progress"],
         env=dict(os.environ), capture_output=True, text=True, timeout=300,
     )  # fmt: skip
     assert result.returncode == 0, result.stderr

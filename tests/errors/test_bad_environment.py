@@ -46,7 +46,7 @@ def test_an_existing_file_as_out_is_one_line(
         assert made[0] == 0
     args = {"eval": ["eval", "--bench", demo_bench, "--system", "no_context", "--out", target],
             "report": ["report", run, "--out", target],
-            "generate": ["generate", "--preset", "demo", "--out", target, "--quiet"],
+            "generate": ["generate", "--preset", "demo", "--out", target, "--no-progress"],
             "run": ["run", "--out", target, "--no-progress"]}[verb]  # fmt: skip
     code, _, err = umb(capsys, *args)
     assert code == 2

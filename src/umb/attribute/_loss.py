@@ -47,11 +47,14 @@ def find_loss(view: SystemView, carriers: Carriers, retrieve: Operation, dialogu
     what = need.named
     stored = view.stored_versions(dialogue_id, retrieve.seq)
     writes = view.write_ops(dialogue_id, retrieve.seq)
-    if not stored and not any(op_kind(o) == "extract" for o in writes):
+    extracts = any(op_kind(o) == "extract" for o in writes)
+    if not stored and not extracts:
         return _no_write_path(view, carriers, retrieve, writes, what)
     live = {i: vs[-1] for i, vs in stored.items() if not vs[-1].deleted}
     maybe = view.derived_from(dialogue_id, carriers.turns)
-    held = [v for v in live.values() if v.key in maybe and carriers(v.key)]
+    # An index that stores turns verbatim (RAG) holds whatever its carrier turns say, even where
+    # value matching cannot see a paraphrase; only an extraction can lose part of a turn.
+    held = [v for v in live.values() if v.key in maybe and (carriers(v.key) or not extracts)]
     if held:
         if need.stale:
             beside = _added_beside_stale(view, carriers, held, list(live.values()), what)

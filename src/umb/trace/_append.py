@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from umb.trace._file import dump_record, scan_trace
+from umb.trace._resume import fill_op
 
 
 class TraceAppender:
@@ -39,6 +40,7 @@ class TraceAppender:
                     f.truncate(raw.valid_bytes)
 
     def _count(self, rec: dict[str, Any]) -> None:
+        rec = _filled(rec)
         t = rec["t"]
         if t == "open":
             self._opens = max(self._opens, int(rec.get("open", 0)))
@@ -52,6 +54,7 @@ class TraceAppender:
 
     def append(self, records: list[dict[str, Any]]) -> int:
         """Append the records of another trace file (:func:`trace_records`); returns how many."""
+        records = [_filled(r) for r in records]
         runs = {r["scope"] for r in records if r["t"] == "begin" and r.get("kind") == "run"}
         opens = self._opens
         renamed: dict[str, str] = {}
@@ -80,6 +83,15 @@ class TraceAppender:
         finally:
             os.close(fd)
         return len(out)
+
+
+def _filled(rec: dict[str, Any]) -> dict[str, Any]:
+    # Format 2 op records leave their scope and attempt to the reader; shifting needs them.
+    if rec["t"] != "op":
+        return rec
+    rec = dict(rec)
+    fill_op(rec)
+    return rec
 
 
 def _shifted(

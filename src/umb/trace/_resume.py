@@ -50,7 +50,7 @@ def _attempt(sel: Selection, key: str, a: int) -> Attempt:
     return att
 
 
-def _fill_op(rec: dict[str, Any]) -> None:
+def fill_op(rec: dict[str, Any]) -> None:
     """Put back what format 2 leaves out of an op record (see :mod:`umb.trace._op`)."""
     if "scope" not in rec:
         rec["scope"] = rec["id"].rsplit("/", 1)[0]
@@ -66,7 +66,7 @@ def select(raw: RawTrace | None) -> Selection:
     for _, rec in raw.records:
         t = rec["t"]
         if t == "op":
-            _fill_op(rec)
+            fill_op(rec)
             _attempt(sel, rec["scope"], rec["a"]).ops.append(rec)
             sel.max_seq = max(sel.max_seq, rec["seq"])
         elif t == "val":

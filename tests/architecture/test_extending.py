@@ -1,4 +1,5 @@
-"""The worked examples of docs/architecture.md: a new peer is one folder and one registry entry."""
+"""The worked examples of docs/architecture.md: a new peer is one folder and one registry entry,
+a new memory system one module and one decorator."""
 
 from __future__ import annotations
 
@@ -74,3 +75,27 @@ def test_an_unregistered_peer_is_refused_with_the_known_ones(tmp_path: Path) -> 
     result = CliRunner().invoke(cli, ["export", str(tmp_path), "--format", "toy", "--out", "x"])
     assert result.exit_code == 2
     assert "'toy' is not one of 'locomo', 'longmemeval', 'umb-release'" in result.output
+
+
+def test_example_memory_system_is_traced_timed_and_scored(tmp_path: Path) -> None:
+    import importlib
+
+    from umb import evaluate, generate
+    from umb.memory import MEMORY_SYSTEMS
+    from umb.trace import read_trace
+
+    sys.path.insert(0, str(EXAMPLES))
+    try:
+        importlib.import_module("memory_system")  # its decorator is the one registration
+        generate(tmp_path / "bench", preset="demo", characters=2)
+        outcome = evaluate(bench=tmp_path / "bench", out=tmp_path / "run",
+                           systems=("keyword_overlap",), limit=12)  # fmt: skip
+    finally:
+        MEMORY_SYSTEMS.remove("keyword_overlap")
+        sys.path.remove(str(EXAMPLES))
+    assert outcome.written == 12
+    records = [json.loads(line) for line in (tmp_path / "run" / "records.jsonl").open()]
+    assert all(r["retrieve_latency_s"] >= 0 and r["context_tokens"] > 0 for r in records)
+    trace = read_trace(tmp_path / "run" / "traces" / "keyword_overlap.jsonl")
+    names = {op.name for op in trace.ops}
+    assert {"ingest", "retrieve"} <= names  # the base class traced what the example never names

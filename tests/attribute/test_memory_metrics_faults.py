@@ -87,20 +87,7 @@ def _blinded_source(trace: Trace, node_id: str, fault: Fault, value: str) -> boo
     return bool(holding) and all(states(s, fault.need) for s in holding)
 
 
-@pytest.mark.parametrize(
-    "system",
-    [
-        "mem0_style",
-        pytest.param(
-            "summary",
-            marks=pytest.mark.xfail(
-                reason="with the conversational dialogues a summary can keep a blinded fact from "
-                "a turn that retells it without naming it in fact_ids (open in issue 19)",
-                strict=False,
-            ),
-        ),
-    ],
-)
+@pytest.mark.parametrize("system", ["mem0_style", "summary"])
 def test_extraction_fault_lowers_recall_by_exactly_the_blinded_facts(
     harness: Harness, gold: tuple[Benchmark, GoldIndex], system: str
 ) -> None:

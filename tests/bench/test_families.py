@@ -238,13 +238,21 @@ def test_every_time_phrase_resolves_to_its_day(seed: int) -> None:
 
 
 def test_event_turns_say_when_it_happened(dialogues: dict, events: dict) -> None:
-    checked = 0
+    """A turn listing an event fact says its day, or cues the character's very next turn, which
+    lists the same fact and says the day (a fact spread over two turns names both)."""
+    checked = cued = 0
     for d in dialogues.values():
         for s in d.sessions:
-            for t in s.turns:
+            for i, t in enumerate(s.turns):
                 for fid in (f for f in t.fact_ids if f.endswith("/F0")):
                     event_day = date.fromisoformat(events[fid.split("/")[0]]["at"][:10])
                     options = phrases_for(event_day, date.fromisoformat(s.started_at[:10]))
-                    assert any(o.lower() in t.text.lower() for o in options), t.text
+                    says = [x for x in (t, *s.turns[i + 1 : i + 2]) if fid in x.fact_ids]
+                    said = [any(o.lower() in x.text.lower() for o in options) for x in says]
+                    if t.role == "user" and not said[0]:
+                        assert len(said) == 2 and said[1] and says[1].role == "assistant", t.text
+                        cued += 1
+                    else:
+                        assert said[0], t.text
                     checked += 1
-    assert checked > 100
+    assert checked > 100 and cued > 10

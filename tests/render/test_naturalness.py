@@ -84,6 +84,27 @@ def test_every_tagged_fact_is_stated_in_its_turn(small: Benchmark) -> None:
     assert checked > 10_000
 
 
+def test_every_retold_event_is_tagged(small: Benchmark) -> None:
+    """A turn that retells an event by its summary (a callback, either speaker) lists its fact,
+    so blinding an event's turns leaves no untagged copy for a memory to keep. Look-alike events
+    share a summary: one of those that had happened by then must be listed."""
+    told: dict[str, dict[str, list[tuple[str, str]]]] = {}
+    for f in small.facts.values():
+        if f.attribute == "event":
+            told.setdefault(f.character_id, {}).setdefault(f.value, []).append((f.id, f.at))
+    checked = 0
+    for d in small.iter_dialogues():
+        events = told.get(d.character_id, {})
+        for s in d.sessions:
+            for t in s.turns:
+                for summary, dated in events.items():
+                    happened = {fid for fid, at in dated if at <= s.started_at}
+                    if happened and summary in t.text:
+                        assert happened & set(t.fact_ids), (t.id, t.text)
+                        checked += 1
+    assert checked > 1_000
+
+
 def test_voice_follows_the_speech_profile(small: Benchmark) -> None:
     people = {c["id"]: c for c in small.world["characters"]}
     emoji: dict[bool, list[float]] = {True: [], False: []}

@@ -134,13 +134,17 @@ class TemplateRenderer:
         return blocks
 
     def _callback(
-        self, rng: random.Random, ch: Character, e: Event, fact: Fact, session_at: str
+        self, rng: random.Random, ch: Character, e: Event, facts: list[Fact], session_at: str
     ) -> list[Line]:
         summary = self._event_summary(e, ch)
         phrase = when(date.fromisoformat(e.at[:10]), date.fromisoformat(session_at[:10]), rng)
         ask = pick(rng, P.CALLBACKS).format(summary=second_person(summary))
         reply = pick(rng, P.CALLBACK_REPLIES).format(summary=summary, when=phrase)
-        return [("user", ask, ()), ("assistant", reply, (fact.id,))]
+        # Both lines retell the event, so both state its fact and the slots its summary names
+        # (the reply adds the day); a summary pastes slot values verbatim.
+        slots = facts[1 : 1 + len(e.slots)]
+        named = tuple(f.id for f in slots if f.value != "none" and f.value in summary)
+        return [("user", ask, (facts[0].id, *named)), ("assistant", reply, (facts[0].id, *named))]
 
     # -- assembly -------------------------------------------------------------------------------
 
@@ -187,7 +191,7 @@ class TemplateRenderer:
                 recalled.add(old.id)
                 s.blocks.insert(
                     s.head + rng.randrange(len(s.blocks) - s.head + 1),
-                    self._callback(rng, ch, old, facts_by_event[old.id][0], s.at),
+                    self._callback(rng, ch, old, facts_by_event[old.id], s.at),
                 )
             told += s.events
         tokens = sum(estimate_tokens(t) for s in sessions for b in s.blocks for _, t, _ in b)
@@ -202,7 +206,7 @@ class TemplateRenderer:
             if fresh and rng.random() < 0.1:
                 old = rng.choice(fresh)
                 recalled.add(old.id)
-                block = self._callback(rng, ch, old, facts_by_event[old.id][0], s.at)
+                block = self._callback(rng, ch, old, facts_by_event[old.id], s.at)
             else:
                 block = small_talk(rng, ch.first_name, other_first)
             s.blocks.insert(s.head + rng.randrange(len(s.blocks) - s.head + 1), block)

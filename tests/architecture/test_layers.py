@@ -127,3 +127,19 @@ def test_library_code_defers_only_third_party_imports() -> None:
             if in_function and any(t not in HEAVY_SEAMS for t in targets):
                 local.append(f"{path.relative_to(ROOT)}:{node.lineno}")
     assert not local, "function-local umb imports:\n" + "\n".join(local)
+
+
+def test_the_cli_uses_only_public_names() -> None:
+    """``umb._cli`` reaches other packages through their ``__init__`` (and the shared bottom
+    modules, the registries among them), never through a private module; only the heavy seams
+    are imported by their own names."""
+    private = []
+    for path in sorted((ROOT / "_cli").rglob("*.py")):
+        for node, _ in _imports(ast.parse(path.read_text(encoding="utf-8"))):
+            for target in _targets(node):
+                parts = target.split(".")
+                if parts[0] != "umb" or len(parts) < 3 or parts[1] in ("_cli", *SHARED):
+                    continue
+                if target not in HEAVY_SEAMS and any(p.startswith("_") for p in parts[2:]):
+                    private.append(f"{path.relative_to(ROOT)}:{node.lineno} imports {target}")
+    assert not private, "\n".join(private)

@@ -183,8 +183,8 @@ def test_public_api() -> None:
     import umb.parametric as api
 
     assert sorted(api.__all__) == sorted(
-        ["PRESETS", "EvalConfig", "EvalItem", "Preset", "PrepareConfig", "Project",
-         "RetentionConfig", "SplitRetention", "TinyModelConfig", "TrainConfig",
+        ["METRICS", "PRESETS", "SPLITS", "EvalConfig", "EvalItem", "Preset", "PrepareConfig",
+         "Project", "RetentionConfig", "SplitRetention", "TinyModelConfig", "TrainConfig",
          "check_llamafactory", "dataset_info", "evaluate", "prepare", "retention", "run_preset",
          "train", "write_retention"]
     )  # fmt: skip

@@ -139,8 +139,7 @@ def eval_command(
     from umb import evaluate
     from umb.models import ModelOptions
     from umb.report import format_leaderboard, format_native
-    from umb.run import RUN_LOG, RunConfig, ScoringOptions
-    from umb.run._config import parse_granularity, parse_systems
+    from umb.run import RUN_LOG, RunConfig, ScoringOptions, parse_granularity, parse_systems
 
     first_url, replicas = endpoint_urls(base_url)
     config = RunConfig(

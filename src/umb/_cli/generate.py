@@ -13,9 +13,8 @@ from umb._cli._output import force_option, refuse_existing
 from umb._cli._progress import Progress, progress_option
 from umb._cli._render_options import llm_render_options
 from umb._errors import ConfigError
-from umb.pipeline._generate import PRESETS, resolve_config
-from umb.pipeline._generate import generate as generate_benchmark
-from umb.pipeline._merge import merge_shards
+from umb.pipeline import PRESETS, merge_shards, resolve_config
+from umb.pipeline import generate as generate_benchmark
 
 
 @click.command()

@@ -263,8 +263,7 @@ def eval_command(
     progress: bool | None, **options: Any,
 ) -> None:  # fmt: skip
     """Score every checkpoint on every stage it has learned (resumable)."""
-    from umb.parametric import EvalConfig, evaluate
-    from umb.parametric._config import METRICS, SPLITS
+    from umb.parametric import METRICS, SPLITS, EvalConfig, evaluate
 
     config = EvalConfig(
         metrics=_csv(metrics, METRICS, "--metrics"),  # type: ignore[arg-type]

@@ -26,7 +26,7 @@ from umb._cli._progress import progress_option
 @progress_option
 def run(out: Path, model: str, progress: bool | None) -> None:
     """Generate the demo benchmark, evaluate six memory systems, write the report."""
-    from umb.pipeline._quickstart import run_quickstart
+    from umb.pipeline import run_quickstart
     from umb.report import format_leaderboard
 
     result = run_quickstart(out, model=model, progress=progress)

@@ -11,8 +11,7 @@ from umb._cli._options import endpoint_options
 from umb._cli._output import force_option, refuse_existing
 from umb._cli._progress import Progress, progress_option, wanted
 from umb._cli._table import format_table
-from umb.statetrack._prompts import DATE_STYLES, ORDERS
-from umb.statetrack._tasks import TASKS
+from umb.statetrack import DATE_STYLES, ORDERS, TASKS
 
 
 def _tasks(text: str | None) -> tuple[str, ...] | None:

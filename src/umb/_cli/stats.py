@@ -8,9 +8,7 @@ from pathlib import Path
 import click
 
 from umb._cli._progress import Progress, progress_option
-from umb.bench._io import Benchmark
-from umb.bench._stats import benchmark_stats, format_stats
-from umb.bench._style import format_style, style_stats
+from umb.bench import Benchmark, benchmark_stats, format_stats, format_style, style_stats
 
 
 @click.command()

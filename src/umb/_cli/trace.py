@@ -46,7 +46,7 @@ def show(
     attributions (RUN/attributions.jsonl), the evidence path is drawn and the decisive faulty
     operation is red.
     """
-    from umb.run._traceview import RunTraceView
+    from umb.run import RunTraceView
 
     if fmt != "dot" and shutil.which("dot") is None:
         raise UmbError(
@@ -85,7 +85,7 @@ def export(run: Path, out: Path, systems: tuple[str, ...], force: bool) -> None:
     """
     refuse_existing(out, force, "an export")
     from umb.interop.memtracebench import export_memtrace
-    from umb.run._traceview import RunTraceView
+    from umb.run import RunTraceView
 
     view = RunTraceView(run)
     chosen = [view.system(s) for s in systems] or view.systems

@@ -7,7 +7,7 @@ from pathlib import Path
 import click
 
 from umb._cli._progress import Progress, progress_option
-from umb.bench._validate import check
+from umb.bench import check
 
 
 @click.command()

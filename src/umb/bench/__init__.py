@@ -1,4 +1,11 @@
-"""The benchmark directory: records, reading and writing, manifest, validation, stats."""
+"""The benchmark directory: records, reading and writing, manifest, validation, stats.
+
+The text statistics (``style_stats``) load on first use: they need bm25s, which nothing else
+reading a benchmark should pay for.
+"""
+
+import importlib
+from typing import Any
 
 from umb.bench._io import BENCH_FILES, FORMAT_NAME, FORMAT_VERSION, Benchmark
 from umb.bench._records import (
@@ -10,6 +17,10 @@ from umb.bench._records import (
     Session,
     Turn,
 )
+from umb.bench._stats import benchmark_stats, format_stats
+from umb.bench._validate import check
+
+_LAZY = {"format_style": "umb.bench._style", "style_stats": "umb.bench._style"}
 
 __all__ = [
     "BENCH_FILES",
@@ -23,4 +34,16 @@ __all__ = [
     "Question",
     "Session",
     "Turn",
+    "benchmark_stats",
+    "check",
+    "format_stats",
+    "format_style",
+    "style_stats",
 ]
+
+
+def __getattr__(name: str) -> Any:
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module 'umb.bench' has no attribute {name!r}")
+    return getattr(importlib.import_module(module), name)

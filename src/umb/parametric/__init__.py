@@ -8,6 +8,8 @@ when a model is built or trained.
 """
 
 from umb.parametric._config import (
+    METRICS,
+    SPLITS,
     EvalConfig,
     PrepareConfig,
     TinyModelConfig,
@@ -23,7 +25,9 @@ from umb.parametric._retention import RetentionConfig, SplitRetention, retention
 from umb.parametric._train import train
 
 __all__ = [
+    "METRICS",
     "PRESETS",
+    "SPLITS",
     "EvalConfig",
     "EvalItem",
     "Preset",

@@ -1,7 +1,7 @@
 """The run: prompts, the resumable runner, the run directory and its traces, results."""
 
 from umb.run._capture import RUN_LOG, capture_third_party
-from umb.run._config import RunConfig
+from umb.run._config import RunConfig, parse_granularity, parse_systems
 from umb.run._log import read_records
 from umb.run._options import ExecutorOptions, ScoringOptions
 from umb.run._prompts import (
@@ -17,6 +17,7 @@ from umb.run._prompts import (
 from umb.run._runner import RunOutcome, arun_eval, run_eval
 from umb.run._score import JudgeTemplates, ScoreOutcome, score_predictions
 from umb.run._traces import trace_path, trace_paths
+from umb.run._traceview import RunTraceView
 
 __all__ = [
     "FAMILY_INSTRUCTIONS",
@@ -28,6 +29,7 @@ __all__ = [
     "JudgeTemplates",
     "RunConfig",
     "RunOutcome",
+    "RunTraceView",
     "ScoringOptions",
     "ScoreOutcome",
     "arun_eval",
@@ -35,6 +37,8 @@ __all__ = [
     "build_request",
     "capture_third_party",
     "family_instruction_text",
+    "parse_granularity",
+    "parse_systems",
     "prompt_sha256",
     "read_records",
     "run_eval",

@@ -130,10 +130,15 @@ def test_update_and_deletion_faults_show_in_omissions_and_updates(
         new = [o for o in after["omissions"] if o["fact_id"] not in old]
         for o in new:
             assert o["op_id"] in op_ids and o["operation"] == operation, (fault.need, o)
-        # A fact another unit still states is not lost; one the fault took is.
         if new:
             omitted += 1
-            assert any(states(gold[1].facts[o["fact_id"]].value, fault.need) for o in new)
+            if kind == "update":  # a fact another unit still states is not lost; the new one is
+                assert any(states(gold[1].facts[o["fact_id"]].value, fault.need) for o in new)
+            else:  # what only a deleted unit held is lost with it, whichever of its facts
+                for o in new:  # o["unit"] is the tombstone; the version before it held the text
+                    identity, version = o["unit"].rsplit("@", 1)
+                    text = trace.value(trace.node(identity, int(version) - 1))
+                    assert states(text, fault.need), (fault.need, o)
         outcome = {(u["event_id"], u["attribute"]): u for u in before["updates"]}
         for u in after["updates"]:
             was = outcome[(u["event_id"], u["attribute"])]

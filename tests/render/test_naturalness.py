@@ -11,6 +11,9 @@ import pytest
 from umb.bench import Benchmark
 from umb.bench._style import style_stats
 from umb.pipeline._generate import generate, resolve_config
+from umb.render import _chatwords as W
+from umb.render import _phrases as P
+from umb.render._kindtalk import MOOD
 from umb.render._values import matcher, normalise
 from umb.world._morph import base_verb
 
@@ -20,6 +23,7 @@ _DID = re.compile(r"\b(?:did|does|do) [A-Z][a-z]+ ([a-z-]+)")
 _BANNED = (
     re.compile(r"\bwhile I was (?:a|an|the) "),
     re.compile(r"It's an? [^.]+\. The brand is"),
+    re.compile(r"\b[Tt]he [Tt]he\b"),  # "the The Northern Keys gig"
 )
 
 
@@ -102,6 +106,29 @@ def test_every_retold_event_is_tagged(small: Benchmark) -> None:
                     if happened and summary in t.text:
                         assert happened & set(t.fact_ids), (t.id, t.text)
                         checked += 1
+    assert checked > 1_000
+
+
+def test_reactions_fit_the_news(small: Benchmark) -> None:
+    """Nobody answers a breakdown with "That's such good news" or "Ooh, perfect!", nor a
+    promotion with "Oh no": the interlocutor's next words after news fit its mood."""
+    kinds = {e["id"]: e["kind"] for e in small.world["events"]}
+    wrong = {"good": ("bad",), "bad": ("good",), "neutral": ("good", "bad")}
+    verdict = re.compile(rf"^(?:{'|'.join(W.INTERJ)}), ([^!]+)! ")
+    checked = 0
+    for d in small.iter_dialogues():
+        turns = list(d.turns())
+        for t, nxt in zip(turns, turns[1:], strict=False):
+            if t.role != "assistant" or not t.fact_ids or nxt.role != "user":
+                continue
+            mood = MOOD.get(kinds.get(t.fact_ids[0].split("/")[0], ""), "neutral")
+            said = re.sub(r"^Wait, [^?]+\? ", "", nxt.text)
+            for other in wrong[mood]:
+                assert not any(said.startswith(r.rstrip(".!?")) for r in P.REACTIONS[other]), (
+                    t.text, nxt.text)  # fmt: skip
+                m = verdict.match(said)
+                assert not (m and m[1] in W.VERDICTS[other]), (t.text, nxt.text)
+            checked += 1
     assert checked > 1_000
 
 

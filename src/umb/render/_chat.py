@@ -117,15 +117,22 @@ def small_talk(rng: random.Random, first: str, other_first: str) -> list[Line]:
         follow = pick(rng, W.ASK_ABOUT).format(name=story.name, noun=noun, noun_a=article(noun))
     else:
         follow = clause(rng).text
-    react = f"{rng.choice(W.INTERJ)}, {rng.choice(W.VERDICT)}! {follow}"
+    react = f"{verdict(rng, rng.choice(tuple(W.VERDICTS)))} {follow}"  # light news: any mood
     answer = pick(rng, W.SHORT_ANSWER).format(name=story.name)
     coda = f"{answer}. {clause(rng).text}"
     return [("user", opening, ()), ("assistant", reply, ()), ("user", react, ()),
             ("assistant", coda, ())]  # fmt: skip
 
 
-def transition(rng: random.Random) -> str:
-    """What the interlocutor says between two pieces of the character's news."""
+def verdict(rng: random.Random, mood: str) -> str:
+    """``Ooh, perfect!``: an interjection and a verdict that fit news of ``mood`` (or any news)."""
+    fit = rng.choice(("neutral", mood))
+    return f"{rng.choice(W.INTERJS[fit])}, {rng.choice(W.VERDICTS[fit])}!"
+
+
+def transition(rng: random.Random, mood: str = "neutral") -> str:
+    """What the interlocutor says between two pieces of the character's news; a verdict on the
+    news before fits its ``mood``."""
     if rng.random() < 0.5:
-        return f"{rng.choice(W.INTERJ)}, {rng.choice(W.VERDICT)}! {pick(rng, P.NEXT)}"
+        return f"{verdict(rng, mood)} {pick(rng, P.NEXT)}"
     return f"{clause(rng).text} {pick(rng, P.NEXT)}"

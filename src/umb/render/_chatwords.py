@@ -191,14 +191,25 @@ GROUPS = (
     "college", "Pilates", "karate", "swimming", "netball", "chess club", "rowing",
 )  # fmt: skip
 
-INTERJ = (
-    "Ha", "Oh", "Wow", "Honestly", "Okay", "Wait", "Oh my", "Right", "Ooh", "Huh", "Aw", "Well",
-)  # fmt: skip
-VERDICT = (
-    "classic", "amazing", "brilliant", "typical", "unbelievable", "adorable", "tragic",
-    "legendary", "bizarre", "iconic", "impressive", "hilarious", "ridiculous", "perfect",
-    "chaotic", "inspired", "very you", "fair enough", "love it", "so weird", "genius",
-)  # fmt: skip
+#: Interjections by the mood of the verdict they open ("Ooh, perfect!", "Oof, brutal!").
+INTERJS: dict[str, tuple[str, ...]] = {
+    "neutral": ("Ha", "Oh", "Honestly", "Okay", "Wait", "Right", "Huh", "Well", "Hm", "Well then",
+                "Oh wow"),
+    "good": ("Ha", "Oh", "Wow", "Ooh", "Oh my", "Okay", "Yay", "Whoa", "Oh nice"),
+    "bad": ("Oh", "Aw", "Ugh", "Oof", "Oh dear", "Honestly", "Oh no", "Yikes", "Blimey"),
+}  # fmt: skip
+INTERJ = tuple(dict.fromkeys(INTERJS["neutral"] + INTERJS["good"] + INTERJS["bad"]))
+#: One-word verdicts on a story, by the mood they fit (``_kindtalk.MOOD``).
+VERDICTS: dict[str, tuple[str, ...]] = {
+    "neutral": ("classic", "typical", "unbelievable", "bizarre", "ridiculous", "chaotic",
+                "very you", "fair enough", "so weird", "wild", "peak you", "of course", "textbook",
+                "no surprise there", "very on brand", "unexpected", "who knew"),
+    "good": ("amazing", "brilliant", "adorable", "legendary", "iconic", "impressive",
+             "hilarious", "perfect", "inspired", "love it", "genius", "lovely", "spot on",
+             "gorgeous", "top marks"),
+    "bad": ("tragic", "ouch", "rotten luck", "what a pain", "poor you", "brutal", "nightmare",
+            "grim", "harsh", "typical Monday", "not ideal", "awful"),
+}  # fmt: skip
 ASK_ABOUT = (
     "What did {name} make of the {noun}?", "Where's the {noun} going to live?",
     "Is the {noun} still in one piece?", "Did you keep the {noun}?", "Why {noun_a}, though?",
@@ -209,8 +220,8 @@ ASK_ABOUT = (
 )  # fmt: skip
 SHORT_ANSWER = (
     "Probably", "Honestly, no idea", "Not yet", "Sort of", "Yes, obviously", "Ask {name}",
-    "Long story", "Don't laugh", "Funny you ask", "Only just", "In theory", "Absolutely not",
-    "We'll see",
+    "Long story", "Don't laugh", "Now that you mention it", "Only just", "In theory",
+    "Absolutely not", "We'll see",
 )  # fmt: skip
 
 ASK_BACK = (

@@ -9,6 +9,8 @@ template names exactly the slots it states, so the renderer knows which fact ids
 
 from __future__ import annotations
 
+from umb.render import _phrases as P
+
 OPENERS: dict[str, tuple[str, ...]] = {
     "course_enrol": (
         "{when} I finally signed up for {course_a} course with {provider}, and the fee was {fee}.",
@@ -370,6 +372,28 @@ REF: dict[str, str] = {
     "admin_task": "the paperwork with {office}",
     "home_repair": "fixing {repair}",
 }
+
+#: How news of each kind lands (the interlocutor's reaction, the tone of a callback); kinds not
+#: named here are neutral news, which only neutral reactions fit.
+MOOD: dict[str, str] = {
+    **dict.fromkeys(
+        ("certification", "job_change", "promotion", "met_someone", "first_date", "start_dating",
+         "engagement", "wedding", "concert", "race", "trip", "road_trip", "book_trip",
+         "car_purchase", "adopt_pet", "volunteering", "course_enrol", "hobby_change", "purchase",
+         "conference", "joint_hike", "joint_dinner", "joint_concert", "joint_weekend"),
+        "good",
+    ),
+    **dict.fromkeys(("breakup", "injury", "physio", "vet_visit", "car_breakdown", "home_repair"),
+                    "bad"),
+}  # fmt: skip
+
+
+def reactions(kind: str) -> tuple[str, ...]:
+    """The reactions that fit news of ``kind``: the neutral ones and those of its mood."""
+    mood = MOOD.get(kind, "neutral")
+    neutral = P.REACTIONS["neutral"]
+    return neutral if mood == "neutral" else neutral + P.REACTIONS[mood]
+
 
 #: A sentence tying an event to the one that led to it (``{cause}`` is the cause's REF).
 LINKS = (

@@ -29,13 +29,13 @@ _COMMON_STARTS = frozenset(
     "Meet We're They're There's That's Two Three Four Five Six Seven Eight Nine Ten Officially "
     "Okay Probably Honestly Not Sort Yes Ask Long Don't Funny Only In Absolutely We'll Recently "
     "Lately Once Anyway Oh Well Meanwhile Also Somehow Apparently Guess Right Nobody Remember "
-    "Random Whatever Ah Ha Goodbye".split()
+    "Random Whatever Ah Ha Goodbye Now".split()
 )
 
 
 def lower_start(text: str) -> str:
     """``It was ...`` -> ``it was ...``, but ``I ...`` and names stay as they are."""
-    head = text.split(" ", 1)[0]
+    head = text.split(" ", 1)[0].rstrip(".,!?;:")  # "Probably. I ..." starts with "Probably"
     return text[:1].lower() + text[1:] if head in _COMMON_STARTS else text
 
 
@@ -91,6 +91,15 @@ def _fits(template: str, values: dict[str, str]) -> bool:
     return all(name in values for name in _FIELD.findall(template))
 
 
+_DOUBLE_THE = re.compile(r"\b([Tt]he) The ")
+
+
+def refer(ref: str, values: dict[str, str]) -> str:
+    """A kind's reference filled in: ``the {band} gig`` with ``The Northern Keys`` says
+    ``the Northern Keys gig``, not ``the The Northern Keys gig``."""
+    return _DOUBLE_THE.sub(r"\1 ", ref.format(**values))
+
+
 def _link(rng: random.Random, cause: Event, cause_facts: list[Fact]) -> tuple[str, list[str]]:
     """A sentence naming the event that caused this one, and the cause's facts it states."""
     ref = K.REF.get(cause.kind)
@@ -98,7 +107,7 @@ def _link(rng: random.Random, cause: Event, cause_facts: list[Fact]) -> tuple[st
     if ref is None or not _fits(ref, values):
         return "", []
     by_slot = {f.attribute: f.id for f in cause_facts[1 : 1 + len(cause.slots)]}
-    text = pick(rng, K.LINKS).format(cause=ref.format(**values))
+    text = pick(rng, K.LINKS).format(cause=refer(ref, values))
     return f" {text}", [by_slot[s] for s in slots_of(ref) if s in by_slot]
 
 
@@ -129,7 +138,7 @@ def tell_event(
         ids += cause_ids
     lines: list[Line] = [("assistant", text, tuple(ids))]
     ref = K.REF.get(e.kind)
-    ref_text = ref.format(**values) if ref is not None and _fits(ref, values) else None
+    ref_text = refer(ref, values) if ref is not None and _fits(ref, values) else None
     pending = [s for s in e.slots if s not in said]
     rng.shuffle(pending)
     echoed = [s for s in said if s in e.slots and e.slots[s][:1].isupper()]
@@ -138,7 +147,7 @@ def tell_event(
         pending = pending[len(take) :]
         ask = rng.random() < 0.75
         user_ids: tuple[str, ...] = ()
-        react = pick(rng, P.REACTIONS)
+        react = pick(rng, K.reactions(e.kind))
         if echoed and rng.random() < 0.4:
             slot = echoed.pop(0)
             react = f"Wait, {e.slots[slot]}? {react}"

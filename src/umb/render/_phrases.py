@@ -113,22 +113,47 @@ CALLBACKS = (
     "It's funny, I keep thinking about the time you {summary}.",
 )
 
-CALLBACK_REPLIES = (
-    "Oh, when I {summary}? That was {when}. Feels like ages.",
-    "Ha, yes, I {summary} {when}. Good times, mostly.",
-    "Right, I {summary}. That was {when}.",
-    "Ah, that. I {summary} {when}, and I still think about it.",
-    "I {summary} {when}, which feels like another life now.",
-)
+#: The character's reply to a callback, by the event's mood (``_kindtalk.MOOD``): a setback is
+#: never "good times", a promotion never "not my favourite memory".
+CALLBACK_REPLIES: dict[str, tuple[str, ...]] = {
+    "neutral": (
+        "Oh, when I {summary}? That was {when}. Feels like ages.",
+        "Right, I {summary}. That was {when}.",
+        "Ah, that. I {summary} {when}, and I still think about it.",
+        "I {summary} {when}, which feels like another life now.",
+    ),
+    "good": (
+        "Ha, yes, I {summary} {when}. Good times, mostly.",
+        "Oh, when I {summary}? That was {when}. I'd do it again tomorrow.",
+    ),
+    "bad": (
+        "Ugh, yes, I {summary} {when}. Not my favourite memory.",
+        "Don't remind me. I {summary} {when}.",
+    ),
+}
 
-REACTIONS = (
-    "Oh wow, tell me more.", "Really?", "No way!", "That sounds like a lot.", "Interesting.",
-    "Nice!", "Huh, I didn't see that coming.", "Good for you.", "Oh, that's exciting.",
-    "Hang on, really?", "You never told me that was happening!", "That's huge.",
-    "Okay, I need the full story.", "Ooh.", "I'm so glad you did that.", "That's brave.",
-    "That must have been a relief.", "Well, well.", "I had a feeling something was up.",
-    "How did I not know about this?", "That's such good news.", "Oh no, and then what?",
-)  # fmt: skip
+#: The interlocutor's reaction to news, by its mood; neutral ones fit any news.
+REACTIONS: dict[str, tuple[str, ...]] = {
+    "neutral": (
+        "Oh wow, tell me more.", "Really?", "Interesting.", "Huh, I didn't see that coming.",
+        "Hang on, really?", "You never told me that was happening!", "Okay, I need the full story.",
+        "Well, well.", "I had a feeling something was up.", "How did I not know about this?",
+        "Since when?", "Hold on, back up.", "You kept that quiet!",
+    ),
+    "good": (
+        "No way!", "Nice!", "Good for you.", "Oh, that's exciting.", "That's huge.", "Ooh.",
+        "I'm so glad you did that.", "That's brave.", "That's such good news.",
+        "Look at you!", "About time, too.", "That made my day.", "Proud of you.",
+        "You deserve it.", "Oh, I love that for you.", "Finally some good news!",
+    ),
+    "bad": (
+        "Oh no, and then what?", "That sounds like a lot.", "That must have been a relief.",
+        "Oh no.", "Ugh, I'm sorry.", "That's rotten luck.", "Oof, that sounds stressful.",
+        "Poor you!", "What a pain.", "That's the last thing you needed.", "Oh, that's awful.",
+        "I hope you're okay.", "How rubbish.", "Of all the weeks for that.", "Oh, mate.",
+        "Sorry, that sounds horrible.",
+    ),
+}  # fmt: skip
 
 #: How the interlocutor moves on to the next piece of news.
 NEXT = (

@@ -13,6 +13,7 @@ from datetime import date, datetime, timedelta
 
 from umb._tokens import estimate_tokens
 from umb.bench import Dialogue, Fact, Interlocutor, Session, Turn
+from umb.render import _kindtalk as K
 from umb.render import _phrases as P
 from umb.render._chat import small_talk, transition
 from umb.render._narrate import tell_event
@@ -107,6 +108,14 @@ class TemplateRenderer:
             cause = self.causes[cause_id]
         return tell_event(rng, e, facts, phrase, self._other_name(e, ch), cause)
 
+    def _mood(self, line: Line) -> str:
+        """The mood of the news ``line`` ends (neutral unless it tells or recalls an event)."""
+        for fid in line[2]:
+            event = self.causes.get(fid.split("/", 1)[0])
+            if event is not None:
+                return K.MOOD.get(event[0].kind, "neutral")
+        return "neutral"
+
     def _profile_blocks(
         self, rng: random.Random, ch: Character, other: str, facts: list[Fact]
     ) -> list[list[Line]]:
@@ -129,7 +138,8 @@ class TemplateRenderer:
                 ("assistant", template.format(**forms), tuple(by_attr[a].id for a in attrs))
             ]
             if k < len(groups) - 1:
-                block.append(("user", f"{pick(rng, P.REACTIONS)} {pick(rng, P.NEXT)}", ()))
+                react = pick(rng, P.REACTIONS["neutral"])  # a profile is news of no mood
+                block.append(("user", f"{react} {pick(rng, P.NEXT)}", ()))
             blocks.append(block)
         return blocks
 
@@ -139,7 +149,9 @@ class TemplateRenderer:
         summary = self._event_summary(e, ch)
         phrase = when(date.fromisoformat(e.at[:10]), date.fromisoformat(session_at[:10]), rng)
         ask = pick(rng, P.CALLBACKS).format(summary=second_person(summary))
-        reply = pick(rng, P.CALLBACK_REPLIES).format(summary=summary, when=phrase)
+        mood = K.MOOD.get(e.kind, "neutral")
+        replies = P.CALLBACK_REPLIES["neutral"] + P.CALLBACK_REPLIES.get(mood, ())
+        reply = pick(rng, replies).format(summary=summary, when=phrase)
         # Both lines retell the event, so both state its fact and the slots its summary names
         # (the reply adds the day); a summary pastes slot values verbatim.
         slots = facts[1 : 1 + len(e.slots)]
@@ -224,7 +236,7 @@ class TemplateRenderer:
             for b in s.blocks:
                 if said and said[-1][0] == b[0][0] == "assistant":
                     # The interlocutor moves things on, so two pieces of news do not run together.
-                    said.append(("user", transition(rng), ()))
+                    said.append(("user", transition(rng, self._mood(said[-1])), ()))
                 said += [(r, voice.say(rng, t, bool(ids)) if r == "assistant" else t, ids)
                          for r, t, ids in b]  # fmt: skip
             lines = _alternate(said)

@@ -4,12 +4,17 @@
     concurrency C: no client can beat C / L questions per second; the runner should reach
     >= 0.9 of it. It is measured through the real runner (memory systems, prompts, parsing,
     scoring, durable records), after a warm-up run that pays for imports and connections.
+(c) The whole default command: ``umb eval`` (traced, with its automatic attribution and memory
+    metrics) run as a child process against the same server, timed from exec to exit, against
+    the ideal N / (C / L) for its N requests. Start-up, the time to the first request and the
+    serial work at the end all count; the runner's warm connections do not help it.
 (b) The harness's own time per question with the offline model on the demo benchmark: first
     with ``no_context`` and the ``oracle`` model (memory and model cost nothing, so what is left
     is the runner: prompt, parse, score, record), then per memory system with ``offline``.
 
     python benchmarks/harness.py                      # both parts, demo benchmark
     python benchmarks/harness.py --latency 0.5 --concurrency 16 --part throughput
+    python benchmarks/harness.py --part command --latency 0.2 --concurrency 8 --limit 200
 
 Prints one JSON object.
 """
@@ -18,7 +23,10 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import statistics
+import subprocess
+import sys
 import tempfile
 import time
 from pathlib import Path
@@ -78,6 +86,40 @@ def throughput(bench: Path, work: Path, latency: float, concurrency: int, system
     }
 
 
+def command(bench: Path, work: Path, latency: float, concurrency: int, systems: tuple[str, ...],
+            limit: int | None, extra: list[str]) -> dict[str, Any]:  # fmt: skip
+    """Part (c): wall clock of the whole ``umb eval`` command, exec to exit, against ideal."""
+    reply = json.dumps({"answerable": False, "answer": "not mentioned"})
+    # As installed: bytecode cached (the warm run writes it, outside the source tree).
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(sys.path[1:]),
+           "PYTHONPYCACHEPREFIX": str(work / "pycache")}  # fmt: skip
+    env.pop("PYTHONDONTWRITEBYTECODE", None)
+    out: dict[str, Any] = {"latency_s": latency, "concurrency": concurrency,
+                           "systems": list(systems), "options": extra}  # fmt: skip
+    with running_server(latency=latency, default_reply=reply) as server:
+        for label in ("warm", "timed"):  # the first pays for the page cache and bytecode
+            run = work / label
+            argv = [sys.executable, "-m", "umb", "eval", "--bench", str(bench),
+                    "--system", ",".join(systems), "--model", "openai/umb-test",
+                    "--base-url", server.base_url, "--concurrency", str(concurrency),
+                    "--no-cache", "--out", str(run), *extra]  # fmt: skip
+            if limit is not None:
+                argv += ["--limit", str(limit)]
+            server.control(reset_stats=True)
+            started = time.perf_counter()
+            done = subprocess.run(argv, env=env, capture_output=True, text=True)
+            elapsed = time.perf_counter() - started
+            if done.returncode != 0:
+                raise SystemExit(f"umb eval exited {done.returncode}: {done.stderr[-2000:]}")
+        stats = server.stats()
+    n = stats["requests"]
+    ideal = n / (concurrency / latency)
+    return {**out, "requests": n, "elapsed_s": round(elapsed, 3), "ideal_s": round(ideal, 3),
+            "fraction_of_ideal": round(ideal / elapsed, 3),
+            "server_max_in_flight": stats["max_in_flight"],
+            "load_average_1min": round(os.getloadavg()[0], 2)}  # fmt: skip
+
+
 def offline(bench: Path, work: Path, repeat: int) -> dict[str, Any]:
     """Part (b): milliseconds per question of the runner alone and per system with offline."""
     out: dict[str, Any] = {}
@@ -106,12 +148,17 @@ def offline(bench: Path, work: Path, repeat: int) -> dict[str, Any]:
 def main() -> None:
     """Parse options, run the chosen parts, print one JSON object."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--part", choices=("all", "throughput", "offline"), default="all")
+    parser.add_argument("--part", choices=("all", "throughput", "offline", "command"),
+                        default="all")  # fmt: skip
     parser.add_argument("--latency", type=float, default=0.5, help="server latency L, seconds")
     parser.add_argument("--concurrency", type=int, default=16, help="concurrency C")
     parser.add_argument("--systems", default="no_context,full_context",
                         help="systems for the throughput part")  # fmt: skip
     parser.add_argument("--preset", default="demo", help="benchmark preset to generate")
+    parser.add_argument("--limit", type=int, help="command part: umb eval --limit")
+    parser.add_argument("--eval-option", action="append", default=[],
+                        help="command part: one more umb eval argument (repeatable), "
+                        "e.g. --eval-option=--no-trace")  # fmt: skip
     parser.add_argument("--repeat", type=int, default=2, help="offline runs per system (best)")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory(prefix="umb-harness-") as tmp:
@@ -124,6 +171,10 @@ def main() -> None:
             report["throughput"] = throughput(
                 bench, work / "tp", args.latency, args.concurrency, systems
             )
+        if args.part in ("all", "command"):
+            systems = tuple(s for s in args.systems.split(",") if s)
+            report["command"] = command(bench, work / "cmd", args.latency, args.concurrency,
+                                        systems, args.limit, args.eval_option)  # fmt: skip
         if args.part in ("all", "offline"):
             report["offline"] = offline(bench, work / "off", args.repeat)
     print(json.dumps(report, indent=2))

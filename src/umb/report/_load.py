@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -80,8 +80,11 @@ def load_run(path: Path, label: str | None = None) -> RunData:
     return RunData(path, label or path.name, header, results, records)
 
 
-def load_report_data(paths: Sequence[Path]) -> ReportData:
-    """Load several runs and pair each aggregate group with its records."""
+def load_report_data(
+    paths: Sequence[Path], *, on_run: Callable[[], None] | None = None
+) -> ReportData:
+    """Load several runs and pair each aggregate group with its records (``on_run()`` after
+    each run)."""
     labels: list[str] = []
     for p in paths:
         base = p.resolve().name or "run"
@@ -89,7 +92,11 @@ def load_report_data(paths: Sequence[Path]) -> ReportData:
         while label in labels:
             label, n = f"{base}-{n}", n + 1
         labels.append(label)
-    runs = [load_run(p, label) for p, label in zip(paths, labels, strict=True)]
+    runs = []
+    for p, label in zip(paths, labels, strict=True):
+        runs.append(load_run(p, label))
+        if on_run is not None:
+            on_run()
     pairs = [(g["system"], g["model"]) for run in runs for g in run.results.get("groups", [])]
     shared = {p for p in pairs if pairs.count(p) > 1}
     entries = []

@@ -61,10 +61,11 @@ def build_report(
     import matplotlib
 
     matplotlib.use("Agg", force=True)
+    options = options or ReportOptions()
     steps = Steps(progress)
     steps.plan(len(runs) + len(SECTIONS))
-    data = load_report_data(runs, on_run=steps.step)
-    ctx = ReportContext(data, out, options or ReportOptions(), steps=steps)
+    data = load_report_data(runs, on_run=steps.step, shown=options.max_questions)
+    ctx = ReportContext(data, out, options, steps=steps)
     out.mkdir(parents=True, exist_ok=True)
     sections: list[Section] = []
     for builder in SECTIONS.values():

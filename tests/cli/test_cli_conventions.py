@@ -69,6 +69,23 @@ def test_progress_goes_to_a_pipe_only_when_asked_and_as_whole_lines(tmp_path: Pa
         assert f"{verb}: 3/3 dialogues" in piped.stderr.splitlines()
 
 
+def test_progress_lines_come_at_each_tenth_and_after_a_slow_stretch(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from umb._cli import _progress
+
+    with _progress.Progress("work", "items", True) as bar:
+        for done in range(101):
+            bar(done, 100)
+    tenths = capsys.readouterr().err.splitlines()
+    assert tenths == [f"work: {n}/100 items" for n in range(0, 101, 10)]
+    monkeypatch.setattr(_progress, "HEARTBEAT_S", 0.0)  # every advance is "a while later"
+    with _progress.Progress("work", "items", True) as bar:
+        for done in (0, 1, 1, 2, 3):
+            bar(done, 100)
+    assert capsys.readouterr().err.splitlines() == [f"work: {n}/100 items" for n in (0, 1, 2, 3)]
+
+
 def _on_a_terminal(args: list[str]) -> tuple[int, str]:
     """Run ``umb ARGS`` with stderr on a pseudo-terminal; return (exit status, what it drew)."""
     leader, follower = pty.openpty()

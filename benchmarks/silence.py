@@ -28,17 +28,27 @@ def measure(args: list[str]) -> dict[str, Any]:
                              stderr=subprocess.STDOUT)  # fmt: skip
     assert child.stdout is not None
     stamps: list[tuple[float, str]] = [(0.0, "(start)")]
-    pending = b""
-    # A tqdm bar redrawn with carriage returns counts as output at each redraw.
+    pending, pending_at = b"", 0.0
+    # A tqdm bar redrawn with carriage returns counts as output at each redraw; a piece is
+    # stamped when its first byte came (a redraw starts with "\r", so it ends only at the next).
     while chunk := child.stdout.read1(65536):
         now = time.perf_counter() - started
-        *lines, pending = re.split(rb"[\r\n]", pending + chunk)
-        stamps += [(now, line.decode("utf-8", "replace").strip()) for line in lines if line.strip()]
+        first, *rest = re.split(rb"[\r\n]", chunk)
+        if not pending:
+            pending_at = now
+        pending += first
+        for piece in rest:
+            if pending.strip():
+                stamps.append((pending_at, pending.decode("utf-8", "replace").strip()))
+            pending, pending_at = piece, now
+    if pending.strip():
+        stamps.append((pending_at, pending.decode("utf-8", "replace").strip()))
     _, status, usage = os.wait4(child.pid, 0)
     wall = time.perf_counter() - started
     stamps.append((wall, "(exit)"))
     gaps = [(b[0] - a[0], a, b) for a, b in zip(stamps, stamps[1:], strict=False)]
-    gap, before, after = max(gaps, key=lambda g: g[0])
+    gaps.sort(key=lambda g: -g[0])
+    gap, before, after = gaps[0]
     return {
         "command": ["umb", *args],
         "exit_status": os.waitstatus_to_exitcode(status),
@@ -48,6 +58,7 @@ def measure(args: list[str]) -> dict[str, Any]:
         "longest_silence_s": round(gap, 2),
         "silence_after": f"{before[0]:.1f} s: {before[1][:120]}",
         "silence_until": f"{after[0]:.1f} s: {after[1][:120]}",
+        "next_longest_s": [round(g[0], 2) for g in gaps[1:6]],
     }
 
 

@@ -58,12 +58,12 @@ def build_report(
     """
     if not runs:
         raise ConfigError("name at least one run directory")
-    import matplotlib
-
-    matplotlib.use("Agg", force=True)
     options = options or ReportOptions()
     steps = Steps(progress)
     steps.plan(len(runs) + len(SECTIONS))
+    import matplotlib
+
+    matplotlib.use("Agg", force=True)
     data = load_report_data(runs, on_run=steps.step, shown=options.max_questions)
     ctx = ReportContext(data, out, options, steps=steps)
     out.mkdir(parents=True, exist_ok=True)

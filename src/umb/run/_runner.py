@@ -288,9 +288,10 @@ class _Evaluation:
         self.jobs = asyncio.Semaphore(slots)
         self.inflight = asyncio.Semaphore(slots * _INFLIGHT_PER_SLOT)
         show = sys.stderr.isatty() if progress is None else progress
-        self.bar = tqdm(
-            total=total, file=sys.stderr, disable=not show, unit="q", desc="eval", smoothing=0.1
-        )
+        # miniters=1: redraw whenever mininterval has passed, even after a fast stretch taught
+        # tqdm to wait for many answers (the last dialogues of a big run come slowly).
+        self.bar = tqdm(total=total, file=sys.stderr, disable=not show, unit="q", desc="eval",
+                        smoothing=0.1, miniters=1)  # fmt: skip
 
     def _load(self, spec: str, role: Role, options: ModelOptions, meter: UsageMeter) -> LoadedModel:
         model = load_model(spec, role=role, options=options, meter=meter)

@@ -15,8 +15,10 @@ import termios
 import warnings
 from pathlib import Path
 
+import pytest
 from click.testing import CliRunner
 
+from umb._cli import _progress
 from umb._cli.main import cli
 from umb.bench import Session
 from umb.memory import memory_system_names, register_memory_system
@@ -72,8 +74,6 @@ def test_progress_goes_to_a_pipe_only_when_asked_and_as_whole_lines(tmp_path: Pa
 def test_progress_lines_come_at_each_tenth_and_after_a_slow_stretch(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    from umb._cli import _progress
-
     with _progress.Progress("work", "items", True) as bar:
         for done in range(101):
             bar(done, 100)

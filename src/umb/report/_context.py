@@ -142,9 +142,9 @@ class Steps:
         self.total += n
         self._tell()
 
-    def step(self) -> None:
-        """One step done."""
-        self.done += 1
+    def step(self, n: int = 1) -> None:
+        """``n`` steps done."""
+        self.done += n
         self._tell()
 
     def _tell(self) -> None:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -19,7 +20,7 @@ from markupsafe import Markup
 from umb._errors import UmbError
 from umb.report._context import ReportContext, Section
 from umb.report._sections import SECTIONS, register_section
-from umb.run._tracestream import summarize_trace
+from umb.run._tracestream import CHUNK, summarize_trace
 from umb.run._traceview import RunTraceView
 
 _SVG_START = re.compile(rb"<svg\b")
@@ -98,12 +99,11 @@ def _draw(
     dialogues: dict[tuple[str, str], set[str]] = {}
     for _, entry, record in failures:
         dialogues.setdefault((entry.run, entry.system), set()).add(str(record["dialogue_id"]))
-    ctx.steps.plan(len(dialogues) + len(failures))
+    ctx.steps.plan(sum(_mib(views[r].paths[s], 2) for r, s in dialogues) + len(failures))
     issues = {}
     for (run, system), wanted in dialogues.items():
         # Only the drawn questions' dialogues are read, and checked, not the whole trace.
-        issues[(run, system)] = views[run].focus(system, wanted).issues
-        ctx.steps.step()
+        issues[(run, system)] = views[run].focus(system, wanted, _advance(ctx)).issues
     drawn = 0
     for n, (qid, entry, _) in enumerate(failures):
         view = views[entry.run]
@@ -119,6 +119,25 @@ def _draw(
     return drawn, None, issues
 
 
+def _mib(path: Path, passes: int = 1) -> int:
+    """Progress steps of ``passes`` passes over a trace file: one per MiB begun."""
+    return -(-passes * path.stat().st_size // CHUNK)
+
+
+def _advance(ctx: ReportContext) -> Callable[[int], None]:
+    """A pass's ``advance(bytes)`` as report steps: one per MiB, counted as whole MiBs are
+    read (a file's last part is one step)."""
+    read = 0
+
+    def advance(n: int) -> None:
+        nonlocal read
+        before = -(-read // CHUNK)
+        read += n
+        ctx.steps.step(-(-read // CHUNK) - before)
+
+    return advance
+
+
 def traces(ctx: ReportContext) -> Section | None:
     """Operations per category of each traced entry; draws the failed questions' pictures."""
     views = _views(ctx)
@@ -127,17 +146,16 @@ def traces(ctx: ReportContext) -> Section | None:
     rows = []
     categories: Counter[str] = Counter()
     traced = [e for e in ctx.data.entries if e.run in views and e.system in views[e.run].paths]
-    ctx.steps.plan(len(traced))
+    ctx.steps.plan(sum(_mib(views[e.run].paths[e.system]) for e in traced))
     for e in traced:
         view = views[e.run]
-        summary = summarize_trace(view.paths[e.system], _category)
+        summary = summarize_trace(view.paths[e.system], _category, _advance(ctx))
         categories.update(summary.counts)
         size = view.paths[e.system].stat().st_size
         rows.append(
             {"entry": e, "ops": summary.ops, "counts": summary.counts, "issues": summary.issues,
              "bytes": size}
         )  # fmt: skip
-        ctx.steps.step()
     drawn, problem, checked = _draw(ctx, views)
     for row in rows:
         row["issues"] += checked.get((row["entry"].run, row["entry"].system), [])

@@ -53,7 +53,14 @@ class TraceSummary:
         return sum(self.counts.values())
 
 
-def _lines(path: Path) -> Iterator[tuple[int, dict[str, Any] | None]]:
+#: Bytes read between two calls of a pass's ``advance`` callback.
+CHUNK = 1 << 20
+
+Advance = Callable[[int], None]
+"""``advance(n)``: ``n`` more bytes of the file read (every :data:`CHUNK` or so, and at the end)."""
+
+
+def _lines(path: Path, advance: Advance | None) -> Iterator[tuple[int, dict[str, Any] | None]]:
     """``(line number, record)`` per line; the record is None for a torn or unparseable last
     line, as :func:`umb.trace._file.scan_trace` treats it.
 
@@ -62,9 +69,14 @@ def _lines(path: Path) -> Iterator[tuple[int, dict[str, Any] | None]]:
     """
     if not path.exists():
         raise DataError(str(path), None, "missing trace file")
+    read = 0
     with path.open("rb") as f:
         lineno, pending = 0, None
         for line in f:
+            read += len(line)
+            if advance is not None and read >= CHUNK:
+                advance(read)
+                read = 0
             if pending is not None:  # the bad line was not the last one
                 raise DataError(str(path), pending, "bad trace record")
             lineno += 1
@@ -80,10 +92,15 @@ def _lines(path: Path) -> Iterator[tuple[int, dict[str, Any] | None]]:
             yield lineno, rec
         if pending is not None:
             yield pending, None
+    if advance is not None and read:
+        advance(read)
 
 
-def summarize_trace(path: Path, categorize: Categorize) -> TraceSummary:
-    """Count the operations of a trace file by ``categorize(op)``, in one pass.
+def summarize_trace(
+    path: Path, categorize: Categorize, advance: Advance | None = None
+) -> TraceSummary:
+    """Count the operations of a trace file by ``categorize(op)``, in one pass (``advance``
+    is told the bytes read as it goes).
 
     Raises:
         DataError: As :func:`umb.trace.read_trace` does.
@@ -92,7 +109,7 @@ def summarize_trace(path: Path, categorize: Categorize) -> TraceSummary:
     committed: set[tuple[str, int]] = set()
     summary = TraceSummary()
     raw = RawTrace(path)
-    for lineno, rec in _lines(path):
+    for lineno, rec in _lines(path, advance):
         if rec is None:
             summary.issues.append("the last line is torn (a writer was killed)")
             continue
@@ -121,8 +138,11 @@ def summarize_trace(path: Path, categorize: Categorize) -> TraceSummary:
     return summary
 
 
-def read_dialogues(path: Path, dialogue_ids: Collection[str]) -> Trace:
-    """The trace of only ``dialogue_ids`` (two streaming passes over the file).
+def read_dialogues(
+    path: Path, dialogue_ids: Collection[str], advance: Advance | None = None
+) -> Trace:
+    """The trace of only ``dialogue_ids`` (two streaming passes over the file; ``advance`` is
+    told the bytes read, twice the file's size in all).
 
     Raises:
         DataError: As :func:`umb.trace.read_trace` does.
@@ -131,7 +151,7 @@ def read_dialogues(path: Path, dialogue_ids: Collection[str]) -> Trace:
     raw = RawTrace(path)
     scopes: dict[str, bool] = {}  # scope -> kept
     hashes: set[str] = set()
-    for lineno, rec in _lines(path):
+    for lineno, rec in _lines(path, advance):
         if rec is None:
             raw.torn_tail = True
             continue
@@ -150,7 +170,7 @@ def read_dialogues(path: Path, dialogue_ids: Collection[str]) -> Trace:
         elif t == "src" and rec.get("h"):
             hashes.add(rec["h"])
         raw.records.append((lineno, rec))
-    for lineno, rec in _lines(path):
+    for lineno, rec in _lines(path, advance):
         if rec is not None and rec["t"] == "val" and rec["h"] in hashes:
             raw.records.append((lineno, rec))
     _check_format(raw)

@@ -4,12 +4,18 @@
     concurrency C: no client can beat C / L questions per second; the runner should reach
     >= 0.9 of it. It is measured through the real runner (memory systems, prompts, parsing,
     scoring, durable records), after a warm-up run that pays for imports and connections.
+(c) The whole default command: ``umb eval`` (traced, with its automatic attribution and memory
+    metrics) run as a child process against the same server, timed from exec to exit, against
+    the ideal N / (C / L) for its N requests. Start-up, the time to the first request and the
+    serial work at the end all count; the runner's warm connections do not help it.
 (b) The harness's own time per question with the offline model on the demo benchmark: first
     with ``no_context`` and the ``oracle`` model (memory and model cost nothing, so what is left
     is the runner: prompt, parse, score, record), then per memory system with ``offline``.
 
     python benchmarks/harness.py                      # both parts, demo benchmark
     python benchmarks/harness.py --latency 0.5 --concurrency 16 --part throughput
+    python benchmarks/harness.py --part command --latency 0.2 --concurrency 8 --limit 134 \
+        --systems no_context,full_context,rag_bm25        # 402 requests
 
 Prints one JSON object.
 """
@@ -18,7 +24,10 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import statistics
+import subprocess
+import sys
 import tempfile
 import time
 from pathlib import Path
@@ -78,6 +87,59 @@ def throughput(bench: Path, work: Path, latency: float, concurrency: int, system
     }
 
 
+def command(bench: Path, work: Path, latency: float, concurrency: int, systems: tuple[str, ...],
+            limit: int | None, variants: list[list[str]], repeat: int
+            ) -> dict[str, Any]:  # fmt: skip
+    """Part (c): wall clock of the whole ``umb eval`` command, exec to exit, against ideal.
+
+    Each variant (extra ``umb eval`` arguments; ``[]`` is the default command) runs ``repeat``
+    times, the variants taking turns so that a change in the machine's load touches them alike;
+    the best run of each is kept. The server's first-request and last-response times split the
+    wall clock into start-up, the requests, and the tail after the last answer.
+    """
+    reply = json.dumps({"answerable": False, "answer": "not mentioned"})
+    # As installed: bytecode cached (the warm run writes it, outside the source tree).
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(sys.path[1:]),
+           "PYTHONPYCACHEPREFIX": str(work / "pycache")}  # fmt: skip
+    env.pop("PYTHONDONTWRITEBYTECODE", None)
+    best: dict[str, dict[str, Any]] = {}
+    with running_server(latency=latency, default_reply=reply) as server:
+
+        def once(label: str, extra: list[str]) -> dict[str, Any]:
+            argv = [sys.executable, "-m", "umb", "eval", "--bench", str(bench),
+                    "--system", ",".join(systems), "--model", "openai/umb-test",
+                    "--base-url", server.base_url, "--concurrency", str(concurrency),
+                    "--no-cache", "--out", str(work / label), *extra]  # fmt: skip
+            if limit is not None:
+                argv += ["--limit", str(limit)]
+            server.control(reset_stats=True)
+            exec_at = time.time()
+            done = subprocess.run(argv, env=env, capture_output=True, text=True)
+            exit_at = time.time()
+            if done.returncode != 0:
+                raise SystemExit(f"umb eval exited {done.returncode}: {done.stderr[-2000:]}")
+            stats = server.stats()
+            ideal = stats["requests"] / (concurrency / latency)
+            return {"requests": stats["requests"], "elapsed_s": round(exit_at - exec_at, 3),
+                    "ideal_s": round(ideal, 3),
+                    "fraction_of_ideal": round(ideal / (exit_at - exec_at), 3),
+                    "start_to_first_request_s": round(stats["first_request_at"] - exec_at, 3),
+                    "requests_s": round(stats["last_response_at"] - stats["first_request_at"], 3),
+                    "last_response_to_exit_s": round(exit_at - stats["last_response_at"], 3),
+                    "server_max_in_flight": stats["max_in_flight"],
+                    "load_average_1min": round(os.getloadavg()[0], 2)}  # fmt: skip
+
+        once("warm", [])  # pays for the page cache and the bytecode
+        for i in range(repeat):
+            for extra in variants:
+                name = " ".join(extra) or "default"
+                result = once(f"{name}-{i}".replace(" ", "_"), extra)
+                if name not in best or result["elapsed_s"] < best[name]["elapsed_s"]:
+                    best[name] = result
+    return {"latency_s": latency, "concurrency": concurrency, "systems": list(systems),
+            "limit": limit, "repeat": repeat, "variants": best}  # fmt: skip
+
+
 def offline(bench: Path, work: Path, repeat: int) -> dict[str, Any]:
     """Part (b): milliseconds per question of the runner alone and per system with offline."""
     out: dict[str, Any] = {}
@@ -106,12 +168,18 @@ def offline(bench: Path, work: Path, repeat: int) -> dict[str, Any]:
 def main() -> None:
     """Parse options, run the chosen parts, print one JSON object."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--part", choices=("all", "throughput", "offline"), default="all")
+    parser.add_argument("--part", choices=("all", "throughput", "offline", "command"),
+                        default="all")  # fmt: skip
     parser.add_argument("--latency", type=float, default=0.5, help="server latency L, seconds")
     parser.add_argument("--concurrency", type=int, default=16, help="concurrency C")
     parser.add_argument("--systems", default="no_context,full_context",
                         help="systems for the throughput part")  # fmt: skip
     parser.add_argument("--preset", default="demo", help="benchmark preset to generate")
+    parser.add_argument("--limit", type=int, help="command part: umb eval --limit")
+    parser.add_argument("--variant", action="append", default=None,
+                        help="command part: extra umb eval arguments of one variant, e.g. "
+                        "--variant=--no-trace (repeatable; '' is the default command; "
+                        "default: '' and --no-trace)")  # fmt: skip
     parser.add_argument("--repeat", type=int, default=2, help="offline runs per system (best)")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory(prefix="umb-harness-") as tmp:
@@ -124,6 +192,11 @@ def main() -> None:
             report["throughput"] = throughput(
                 bench, work / "tp", args.latency, args.concurrency, systems
             )
+        if args.part in ("all", "command"):
+            systems = tuple(s for s in args.systems.split(",") if s)
+            variants = [v.split() for v in (args.variant or ["", "--no-trace"])]
+            report["command"] = command(bench, work / "cmd", args.latency, args.concurrency,
+                                        systems, args.limit, variants, args.repeat)  # fmt: skip
         if args.part in ("all", "offline"):
             report["offline"] = offline(bench, work / "off", args.repeat)
     print(json.dumps(report, indent=2))

@@ -15,8 +15,10 @@ import termios
 import warnings
 from pathlib import Path
 
+import pytest
 from click.testing import CliRunner
 
+from umb._cli import _progress
 from umb._cli.main import cli
 from umb.bench import Session
 from umb.memory import memory_system_names, register_memory_system
@@ -67,6 +69,21 @@ def test_progress_goes_to_a_pipe_only_when_asked_and_as_whole_lines(tmp_path: Pa
         piped = _run([verb, str(tmp_path / "b"), "--progress"])
         assert piped.returncode == 0 and "\r" not in piped.stderr
         assert f"{verb}: 3/3 dialogues" in piped.stderr.splitlines()
+
+
+def test_progress_lines_come_at_each_tenth_and_after_a_slow_stretch(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    with _progress.Progress("work", "items", True) as bar:
+        for done in range(101):
+            bar(done, 100)
+    tenths = capsys.readouterr().err.splitlines()
+    assert tenths == [f"work: {n}/100 items" for n in range(0, 101, 10)]
+    monkeypatch.setattr(_progress, "HEARTBEAT_S", 0.0)  # every advance is "a while later"
+    with _progress.Progress("work", "items", True) as bar:
+        for done in (0, 1, 1, 2, 3):
+            bar(done, 100)
+    assert capsys.readouterr().err.splitlines() == [f"work: {n}/100 items" for n in (0, 1, 2, 3)]
 
 
 def _on_a_terminal(args: list[str]) -> tuple[int, str]:

@@ -64,8 +64,9 @@ def test_every_long_command_takes_progress_and_overwriting_needs_force() -> None
         name: {o for p in c.params for o in (*p.opts, *p.secondary_opts)}
         for name, c in _commands()
     }
-    for name in ("generate", "render", "validate", "stats", "eval", "run", "statetrack build",
-                 "statetrack eval", "parametric train", "parametric eval", "parametric run"):
+    for name in ("generate", "render", "validate", "stats", "eval", "run", "report",
+                 "statetrack build", "statetrack eval", "parametric train", "parametric eval",
+                 "parametric run"):
         assert {"--progress", "--no-progress"} <= options[name], name
         assert "--quiet" not in options[name], name
     for name in ("generate", "merge", "import locomo", "export", "report", "statetrack build",

@@ -332,3 +332,15 @@ def test_long_id_lists_are_capped_in_records() -> None:
         "dropped_sessions": 3,
     }
     assert record["retrieve_latency_s"] == 0.5 and record["score"] == 1.0
+
+
+def test_progress_shows_the_benchmark_check_once_then_the_questions(
+    demo_bench: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    config = RunConfig(bench=demo_bench, out=tmp_path / "run", systems=("no_context",), limit=5)
+    run_eval(config, progress=True)
+    first = capsys.readouterr().err
+    assert "check: 100%" in first and "10/10" in first  # the demo benchmark's ten dialogues
+    assert "eval: 100%" in first and "5/5" in first
+    run_eval(config, progress=True)  # resumed: the cached verdict stands, nothing is checked
+    assert "check" not in capsys.readouterr().err

@@ -165,3 +165,23 @@ def test_cli_report(runs: list[Path], tmp_path: Path) -> None:
     result = CliRunner().invoke(cli, ["report", str(runs[0]), "--out", str(tmp_path / "r")])
     assert result.exit_code == 0, result.output
     assert "index.html" in result.output and (tmp_path / "r" / "index.html").exists()
+
+
+def test_report_progress_counts_every_step(runs: list[Path], tmp_path: Path) -> None:
+    seen: list[tuple[int, int]] = []
+    build_report(runs, tmp_path / "r", progress=lambda done, total: seen.append((done, total)))
+    done = [d for d, _ in seen]
+    assert done == sorted(done) and all(d <= t for d, t in seen)
+    assert seen[-1][0] == seen[-1][1] >= len(runs) + len(SECTIONS)
+
+
+def test_cli_report_progress_is_written_as_lines_into_a_pipe(
+    runs: list[Path], tmp_path: Path
+) -> None:
+    out = tmp_path / "r"
+    result = CliRunner().invoke(cli, ["report", str(runs[0]), "--out", str(out), "--progress"])
+    assert result.exit_code == 0, result.output
+    lines = [x for x in result.stderr.splitlines() if x.startswith("report: ")]
+    assert lines and lines[-1].endswith(" steps") and "\r" not in result.stderr
+    last = lines[-1].removeprefix("report: ").removesuffix(" steps").split("/")
+    assert last[0] == last[1]

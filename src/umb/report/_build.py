@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
 from umb._errors import ConfigError
 from umb._jsonio import atomic_write_bytes
-from umb.report._context import ReportContext, ReportOptions, Section
+from umb.report._context import ReportContext, ReportOptions, Section, Steps
 from umb.report._load import load_report_data
 from umb.report._sections import SECTIONS
 
@@ -29,13 +29,21 @@ class Report:
     sections: tuple[str, ...]
 
 
-def build_report(runs: Sequence[Path], out: Path, options: ReportOptions | None = None) -> Report:
+def build_report(
+    runs: Sequence[Path],
+    out: Path,
+    options: ReportOptions | None = None,
+    *,
+    progress: Callable[[int, int], None] | None = None,
+) -> Report:
     """Write the HTML report of one or more run directories.
 
     Args:
         runs: Run directories (``umb eval --out``); their entries are compared side by side.
         out: Report directory (created): ``index.html`` and ``plots/*.png|svg``.
         options: Drill-down limits.
+        progress: Called with ``(steps done, steps planned)`` as runs load and sections (and
+            their pictures) are built; the total grows as sections learn their size.
 
     Returns:
         A :class:`Report`.
@@ -50,14 +58,19 @@ def build_report(runs: Sequence[Path], out: Path, options: ReportOptions | None 
     """
     if not runs:
         raise ConfigError("name at least one run directory")
+    options = options or ReportOptions()
+    steps = Steps(progress)
+    steps.plan(len(runs) + len(SECTIONS))
     import matplotlib
 
     matplotlib.use("Agg", force=True)
-    ctx = ReportContext(load_report_data(runs), out, options or ReportOptions())
+    data = load_report_data(runs, on_run=steps.step, shown=options.max_questions)
+    ctx = ReportContext(data, out, options, steps=steps)
     out.mkdir(parents=True, exist_ok=True)
     sections: list[Section] = []
     for builder in SECTIONS.values():
         section = builder(ctx)
+        steps.step()
         if section is not None:
             sections.append(section)
     html = ctx.render(

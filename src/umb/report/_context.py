@@ -126,6 +126,33 @@ def anchor(key: str) -> str:
 
 
 @dataclass
+class Steps:
+    """The report's progress: steps planned and done, told to a ``(done, total)`` callback.
+
+    Sections that do much work (one picture per failed question, say) plan their steps as they
+    learn how many there are, so the total grows while the page is built.
+    """
+
+    progress: Callable[[int, int], None] | None = None
+    done: int = 0
+    total: int = 0
+
+    def plan(self, n: int) -> None:
+        """Add ``n`` steps to the total."""
+        self.total += n
+        self._tell()
+
+    def step(self, n: int = 1) -> None:
+        """``n`` steps done."""
+        self.done += n
+        self._tell()
+
+    def _tell(self) -> None:
+        if self.progress is not None:
+            self.progress(self.done, self.total)
+
+
+@dataclass
 class ReportContext:
     """Handed to every section builder.
 
@@ -139,6 +166,7 @@ class ReportContext:
             drill-down.
         shared: Values computed once and used by several sections (:meth:`shared_value`).
         terms: Glossary keys used on the page so far (the glossary lists them).
+        steps: Progress; a long section plans and counts its own steps here.
     """
 
     data: ReportData
@@ -148,6 +176,7 @@ class ReportContext:
     details: dict[tuple[str, str], list[tuple[str, Markup]]] = field(default_factory=dict)
     shared: dict[str, Any] = field(default_factory=dict)
     terms: set[str] = field(default_factory=set)
+    steps: Steps = field(default_factory=Steps)
     env: jinja2.Environment = field(default_factory=_environment)
 
     def render(self, template: str, **values: Any) -> Markup:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -10,8 +10,15 @@ from typing import Any
 from umb._errors import DataError
 from umb._jsonio import read_json
 from umb.families import FAMILIES
-from umb.run._log import HEADER, RECORDS, RESULTS, read_records
+from umb.run._log import HEADER, RECORDS, RESULTS, RecordKey, read_records, record_key
 from umb.run._results import aggregate_run, load_results, sort_records
+
+#: What every section reads of every record (plots, counts, which questions failed); the
+#: drill-down and the examples of invalid replies get whole records.
+SLIM_FIELDS = ("system", "model", "question_id", "dialogue_id", "family", "score",
+               "context_tokens", "parse_status", "invalid_json", "error")  # fmt: skip
+#: Invalid replies shown whole per entry (the invalid-JSON section's examples).
+EXAMPLES = 3
 
 
 @dataclass
@@ -24,7 +31,8 @@ class RunData:
         header: ``header.json``.
         results: ``results.json``, or an aggregate made on the spot for a run that never got to
             write one (killed, still running).
-        records: Every complete record, in the results' order.
+        records: Every complete record, in the results' order (loaded for a report: whole for
+            the questions the page shows, :data:`SLIM_FIELDS` of the others).
     """
 
     path: Path
@@ -63,8 +71,18 @@ class ReportData:
         return [f for f in FAMILIES if f in seen] + sorted(seen - set(FAMILIES))
 
 
-def load_run(path: Path, label: str | None = None) -> RunData:
+def _slim(record: dict[str, Any]) -> dict[str, Any]:
+    return {k: record[k] for k in SLIM_FIELDS if k in record}
+
+
+def load_run(path: Path, label: str | None = None, *, slim: bool = False) -> RunData:
     """Load a run directory.
+
+    Args:
+        path: The run directory.
+        label: Its name in a report (default: the directory's name).
+        slim: Hold only :data:`SLIM_FIELDS` of each record (a run that wrote its
+            ``results.json``; one that did not is aggregated from whole records).
 
     Raises:
         DataError: It has no header, or its records are broken.
@@ -72,16 +90,64 @@ def load_run(path: Path, label: str | None = None) -> RunData:
     header = read_json(path / HEADER)
     if not isinstance(header, dict):
         raise DataError(str(path / HEADER), None, "header is not a JSON object")
-    records = sort_records(read_records(path / RECORDS), header.get("systems", []))
-    if (path / RESULTS).exists():
+    has_results = (path / RESULTS).exists()
+    keep = _slim if slim and has_results else None
+    records = sort_records(read_records(path / RECORDS, keep=keep), header.get("systems", []))
+    if has_results:
         results = load_results(path)
     else:
         results = {"records": len(records), "complete": False, **aggregate_run(records, header)}
+        if slim:
+            records = [_slim(r) for r in records]
     return RunData(path, label or path.name, header, results, records)
 
 
-def load_report_data(paths: Sequence[Path]) -> ReportData:
-    """Load several runs and pair each aggregate group with its records."""
+def _whole(runs: list[RunData], shown: int) -> None:
+    """Read again, whole, the records the page shows: the first ``shown`` questions (by id) of
+    the drill-down, and the first invalid replies of each entry."""
+    # The drill-down's questions: those of records that belong to an aggregate group.
+    ids = sorted({r["question_id"] for run in runs for r in run.records
+                  if (r["system"], r["model"]) in _pairs(run)})[:shown]  # fmt: skip
+    wanted = set(ids)
+    for run in runs:
+        keys: set[RecordKey] = {record_key(r) for r in run.records if r["question_id"] in wanted}
+        bad: dict[tuple[str, str], int] = {}
+        for r in run.records:
+            if r.get("parse_status") not in (None, "ok"):
+                pair = (r["system"], r["model"])
+                bad[pair] = bad.get(pair, 0) + 1
+                if bad[pair] <= EXAMPLES:
+                    keys.add(record_key(r))
+        if keys:
+            whole = read_records(run.path / RECORDS, keep=_whole_if(keys))
+            run.records = sort_records(whole, run.header.get("systems", []))
+
+
+def _pairs(run: RunData) -> set[tuple[str, str]]:
+    return {(g["system"], g["model"]) for g in run.results.get("groups", [])}
+
+
+def _whole_if(keys: set[RecordKey]) -> Callable[[dict[str, Any]], dict[str, Any]]:
+    def keep(record: dict[str, Any]) -> dict[str, Any]:
+        return record if record_key(record) in keys else _slim(record)
+
+    return keep
+
+
+def load_report_data(
+    paths: Sequence[Path],
+    *,
+    on_run: Callable[[], None] | None = None,
+    shown: int | None = None,
+) -> ReportData:
+    """Load several runs and pair each aggregate group with its records.
+
+    Args:
+        paths: Run directories.
+        on_run: Called after each run is read.
+        shown: Questions the page shows whole (the first by id); the others keep only
+            :data:`SLIM_FIELDS`, so memory follows the page, not the runs. None keeps all whole.
+    """
     labels: list[str] = []
     for p in paths:
         base = p.resolve().name or "run"
@@ -89,7 +155,13 @@ def load_report_data(paths: Sequence[Path]) -> ReportData:
         while label in labels:
             label, n = f"{base}-{n}", n + 1
         labels.append(label)
-    runs = [load_run(p, label) for p, label in zip(paths, labels, strict=True)]
+    runs = []
+    for p, label in zip(paths, labels, strict=True):
+        runs.append(load_run(p, label, slim=shown is not None))
+        if on_run is not None:
+            on_run()
+    if shown is not None:
+        _whole(runs, shown)
     pairs = [(g["system"], g["model"]) for run in runs for g in run.results.get("groups", [])]
     shared = {p for p in pairs if pairs.count(p) > 1}
     entries = []

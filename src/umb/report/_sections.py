@@ -111,20 +111,22 @@ def invalid_json(ctx: ReportContext) -> Section:
 
 def drilldown(ctx: ReportContext) -> Section | None:
     """Every question with its gold answer and each entry's raw answer, score and context ids."""
+    ids = sorted({r["question_id"] for e in ctx.data.entries for r in e.records})
+    if not ids:
+        return None
+    shown = set(ids[: ctx.options.max_questions])
     by_question: dict[str, dict[str, Any]] = {}
     for e in ctx.data.entries:
         for r in e.records:
+            if r["question_id"] not in shown:
+                continue  # only the first questions are on the page (and loaded whole)
             item = by_question.setdefault(r["question_id"], {"record": r, "answers": []})
             extra = list(ctx.details.get((e.key, r["question_id"]), []))
             extra += [row for detail in QUESTION_DETAILS for row in detail(ctx, e, r)]
             item["answers"].append({"entry": e, "record": r, "extra": extra})
-    if not by_question:
-        return None
-    ids = sorted(by_question)
-    shown = ids[: ctx.options.max_questions]
     html = ctx.render(
         "drilldown.html.j2",
-        questions=[(qid, by_question[qid]) for qid in shown],
+        questions=[(qid, by_question[qid]) for qid in sorted(by_question)],
         total=len(ids),
         raw_chars=ctx.options.raw_chars,
         entries=ctx.data.entries,

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -19,6 +20,7 @@ from markupsafe import Markup
 from umb._errors import UmbError
 from umb.report._context import ReportContext, Section
 from umb.report._sections import SECTIONS, register_section
+from umb.run._tracestream import CHUNK, summarize_trace
 from umb.run._traceview import RunTraceView
 
 _SVG_START = re.compile(rb"<svg\b")
@@ -31,10 +33,10 @@ _CATEGORIES = ("ingest", "extraction", "decision", "addition", "update", "deleti
                "retrieval", "response", "scoring", "judge")  # fmt: skip
 
 
-def _category(op: Any) -> str:
+def _category(name: str, category: str) -> str:
     # Every question's ``score`` operation is filed under "judge" in the trace; the table counts
     # it as scoring, so "judge" shows only the votes of a judge that actually ran.
-    return "scoring" if op.category == "judge" and op.name == "score" else str(op.category)
+    return "scoring" if category == "judge" and name == "score" else category
 
 
 def _category_order(category: str) -> tuple[int, str]:
@@ -78,8 +80,11 @@ def _views(ctx: ReportContext) -> dict[str, Any]:
     return views
 
 
-def _draw(ctx: ReportContext, views: dict[str, Any]) -> tuple[int, str | None]:
-    """Draw the pictures of the first failed questions of the drill-down; return how many."""
+def _draw(
+    ctx: ReportContext, views: dict[str, Any]
+) -> tuple[int, str | None, dict[tuple[str, str], list[str]]]:
+    """Draw the pictures of the first failed questions of the drill-down; return how many, why
+    none could be drawn, and the issues of the dialogues read (by run and system)."""
     failures = [
         (r["question_id"], e, r)
         for e in ctx.data.entries
@@ -90,18 +95,47 @@ def _draw(ctx: ReportContext, views: dict[str, Any]) -> tuple[int, str | None]:
     ids = sorted({r["question_id"] for e in ctx.data.entries for r in e.records})
     shown = set(ids[: ctx.options.max_questions])
     failures = sorted((f for f in failures if f[0] in shown), key=lambda f: f[0])
+    failures = failures[: ctx.options.max_trace_pictures]
+    dialogues: dict[tuple[str, str], set[str]] = {}
+    for _, entry, record in failures:
+        dialogues.setdefault((entry.run, entry.system), set()).add(str(record["dialogue_id"]))
+    ctx.steps.plan(sum(_mib(views[r].paths[s], 2) for r, s in dialogues) + len(failures))
+    issues = {}
+    for (run, system), wanted in dialogues.items():
+        # Only the drawn questions' dialogues are read, and checked, not the whole trace.
+        issues[(run, system)] = views[run].focus(system, wanted, _advance(ctx)).issues
     drawn = 0
-    for n, (qid, entry, _) in enumerate(failures[: ctx.options.max_trace_pictures]):
+    for n, (qid, entry, _) in enumerate(failures):
         view = views[entry.run]
         try:
             focus = view.picture(entry.system, qid, "svg", max_nodes=ctx.options.trace_focus_nodes)
             whole = view.picture(entry.system, qid, "svg", max_nodes=ctx.options.trace_max_nodes)
         except UmbError as e:  # no Graphviz, or a question the trace does not hold
-            return drawn, str(e)
+            return drawn, str(e), issues
         full = ctx.write_file(f"trace-{n + 1}.svg", whole)
         ctx.add_detail(entry.key, qid, "trace", _inline(focus, f"t{n}", full))
         drawn += 1
-    return drawn, None
+        ctx.steps.step()
+    return drawn, None, issues
+
+
+def _mib(path: Path, passes: int = 1) -> int:
+    """Progress steps of ``passes`` passes over a trace file: one per MiB begun."""
+    return -(-passes * path.stat().st_size // CHUNK)
+
+
+def _advance(ctx: ReportContext) -> Callable[[int], None]:
+    """A pass's ``advance(bytes)`` as report steps: one per MiB, counted as whole MiBs are
+    read (a file's last part is one step)."""
+    read = 0
+
+    def advance(n: int) -> None:
+        nonlocal read
+        before = -(-read // CHUNK)
+        read += n
+        ctx.steps.step(-(-read // CHUNK) - before)
+
+    return advance
 
 
 def traces(ctx: ReportContext) -> Section | None:
@@ -111,19 +145,20 @@ def traces(ctx: ReportContext) -> Section | None:
         return None
     rows = []
     categories: Counter[str] = Counter()
-    for e in ctx.data.entries:
-        view = views.get(e.run)
-        if view is None or e.system not in view.paths:
-            continue
-        trace = view.trace(e.system)
-        counts = Counter(_category(o) for o in trace.ops)
-        categories.update(counts)
+    traced = [e for e in ctx.data.entries if e.run in views and e.system in views[e.run].paths]
+    ctx.steps.plan(sum(_mib(views[e.run].paths[e.system]) for e in traced))
+    for e in traced:
+        view = views[e.run]
+        summary = summarize_trace(view.paths[e.system], _category, _advance(ctx))
+        categories.update(summary.counts)
         size = view.paths[e.system].stat().st_size
         rows.append(
-            {"entry": e, "ops": len(trace.ops), "counts": counts, "issues": trace.issues,
+            {"entry": e, "ops": summary.ops, "counts": summary.counts, "issues": summary.issues,
              "bytes": size}
         )  # fmt: skip
-    drawn, problem = _draw(ctx, views)
+    drawn, problem, checked = _draw(ctx, views)
+    for row in rows:
+        row["issues"] += checked.get((row["entry"].run, row["entry"].system), [])
     html = ctx.render(
         "traces.html.j2",
         rows=rows,

@@ -8,6 +8,7 @@ only when a file changed.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 from typing import Final
 
@@ -41,8 +42,13 @@ def _cached(path: Path) -> dict[str, object]:
     return data if isinstance(data, dict) else {}
 
 
-def check_benchmark(bench: Benchmark, run_dir: Path) -> None:
+def check_benchmark(
+    bench: Benchmark, run_dir: Path, progress: Callable[[int, int], None] | None = None
+) -> None:
     """Refuse a benchmark that ``umb validate`` refuses, with its first problem.
+
+    ``progress(done, total)`` is called per dialogue checked (not at all when the cached
+    verdict stands).
 
     Raises:
         DataError: Naming the benchmark and its first problem (``file:line: reason``).
@@ -52,7 +58,7 @@ def check_benchmark(bench: Benchmark, run_dir: Path) -> None:
     previous = _cached(cache)
     if previous.get("version") == CHECK_VERSION and previous.get("files") == state:
         return
-    problems = check(bench.root, limit=1)
+    problems = check(bench.root, limit=1, progress=progress)
     if problems.items:
         raise DataError(
             str(bench.root),

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import os
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, Final
@@ -47,13 +47,20 @@ def record_key(record: dict[str, Any]) -> RecordKey:
     return (str(record["system"]), str(record["question_id"]))
 
 
-def read_records(path: Path, *, repair: bool = False) -> list[dict[str, Any]]:
+def read_records(
+    path: Path,
+    *,
+    repair: bool = False,
+    keep: Callable[[dict[str, Any]], dict[str, Any]] | None = None,
+) -> list[dict[str, Any]]:
     """Read a records file, tolerating one unfinished last line.
 
     Args:
         path: ``records.jsonl``; a missing file reads as no records.
         repair: Cut an unfinished last line off the file (the writer does this on resume);
             otherwise it is only skipped.
+        keep: What to hold of each record (say, a few of its fields), so a reader that needs
+            little of a large run does not hold all of it.
 
     Returns:
         The complete records, in file order.
@@ -90,7 +97,7 @@ def read_records(path: Path, *, repair: bool = False) -> list[dict[str, Any]]:
                 str(path), lineno, f"duplicate record for {key[0]} / {key[1]} (line {seen[key]})"
             )
         seen[key] = lineno
-        records.append(record)
+        records.append(record if keep is None else keep(record))
         offset = end + 1
     return records
 

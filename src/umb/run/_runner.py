@@ -88,7 +88,10 @@ async def arun_eval(config: RunConfig, *, progress: bool | None = None) -> RunOu
     started = time.perf_counter()
     started_at = time.time()
     bench = Benchmark.open(config.bench)
-    check_benchmark(bench, config.out)  # refuse what `umb validate` refuses, before any record
+    show = sys.stderr.isatty() if progress is None else progress
+    with _Bar("check", "dialogues", show) as bar:
+        # Refuse what `umb validate` refuses, before any record (a long read on a big benchmark).
+        check_benchmark(bench, config.out, progress=bar)
     questions = bench.questions[: config.limit] if config.limit else list(bench.questions)
     if config.question_ids is not None:
         questions = [q for q in questions if q.id in config.question_ids]
@@ -219,6 +222,31 @@ def _latest_asked(questions: Sequence[Question]) -> dict[str, str]:
     return out
 
 
+class _Bar:
+    """A ``(done, total)`` callback on a tqdm bar that appears at its first call."""
+
+    def __init__(self, label: str, unit: str, show: bool) -> None:
+        self.label, self.unit, self.show = label, unit, show
+        self._bar: Any = None
+
+    def __call__(self, done: int, total: int) -> None:
+        if not self.show:
+            return
+        if self._bar is None:
+            from tqdm import tqdm
+
+            self._bar = tqdm(total=total or None, desc=self.label, unit=self.unit,
+                             file=sys.stderr)  # fmt: skip
+        self._bar.update(done - self._bar.n)
+
+    def __enter__(self) -> _Bar:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        if self._bar is not None:
+            self._bar.close()
+
+
 class _Evaluation:
     """One call's worth of work: the models, the log, the progress bar and the scheduling."""
 
@@ -260,9 +288,10 @@ class _Evaluation:
         self.jobs = asyncio.Semaphore(slots)
         self.inflight = asyncio.Semaphore(slots * _INFLIGHT_PER_SLOT)
         show = sys.stderr.isatty() if progress is None else progress
-        self.bar = tqdm(
-            total=total, file=sys.stderr, disable=not show, unit="q", desc="eval", smoothing=0.1
-        )
+        # miniters=1: redraw whenever mininterval has passed, even after a fast stretch taught
+        # tqdm to wait for many answers (the last dialogues of a big run come slowly).
+        self.bar = tqdm(total=total, file=sys.stderr, disable=not show, unit="q", desc="eval",
+                        smoothing=0.1, miniters=1)  # fmt: skip
 
     def _load(self, spec: str, role: Role, options: ModelOptions, meter: UsageMeter) -> LoadedModel:
         model = load_model(spec, role=role, options=options, meter=meter)

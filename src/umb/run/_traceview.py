@@ -8,7 +8,7 @@ evidence path and highlighting the decisive faulty operation.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Collection, Iterable
 from pathlib import Path
 from typing import Any, Final
 
@@ -17,6 +17,7 @@ from umb._jsonio import iter_jsonl, read_json
 from umb.bench import Benchmark
 from umb.run._log import HEADER
 from umb.run._traces import trace_paths
+from umb.run._tracestream import Advance, read_dialogues
 from umb.trace import Trace, read_trace, render_subgraph, turn_var
 from umb.trace._render import Format
 
@@ -81,6 +82,16 @@ class RunTraceView:
         found = self._traces.get(system)
         if found is None:
             found = self._traces[system] = read_trace(self.paths[self.system(system)])
+        return found
+
+    def focus(
+        self, system: str, dialogue_ids: Collection[str], advance: Advance | None = None
+    ) -> Trace:
+        """Read only these dialogues of ``system``'s trace (for pictures of their questions):
+        a long run's whole trace need not be in memory to draw a few of them. ``advance`` is
+        told the bytes read (twice the file's size)."""
+        path = self.paths[self.system(system)]
+        found = self._traces[system] = read_dialogues(path, dialogue_ids, advance)
         return found
 
     def attribution(self, system: str, question_id: str) -> dict[str, Any] | None:

@@ -9,6 +9,7 @@ import hashlib
 import json
 import math
 import re
+import time
 from collections import Counter, deque
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -202,6 +203,10 @@ class Stats:
     embedding_inputs: int = 0
     """Texts embedded by those calls."""
     recent: deque[dict[str, Any]] = field(default_factory=lambda: deque(maxlen=200))
+    first_request_at: float | None = None
+    """Wall clock (``time.time()``) when the first request arrived: a client's start-up ends."""
+    last_response_at: float | None = None
+    """Wall clock when the last request finished."""
     epoch: int = 0
     """Bumped by each reset, so a request that began before it is not counted after it."""
     _epoch_in_flight: int = 0
@@ -209,6 +214,8 @@ class Stats:
     def begin(self) -> int:
         """Count a request arriving; returns the epoch to hand to :meth:`end`."""
         self.requests += 1
+        if self.first_request_at is None:
+            self.first_request_at = time.time()
         self.in_flight += 1
         self._epoch_in_flight += 1
         self.max_in_flight = max(self.max_in_flight, self._epoch_in_flight)
@@ -220,6 +227,7 @@ class Stats:
         if epoch == self.epoch:
             self._epoch_in_flight -= 1
             self.statuses[status] += 1
+            self.last_response_at = time.time()
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -232,6 +240,8 @@ class Stats:
             "response_format_requests": self.response_format_requests,
             "embedding_requests": self.embedding_requests,
             "embedding_inputs": self.embedding_inputs,
+            "first_request_at": self.first_request_at,
+            "last_response_at": self.last_response_at,
         }
 
     def reset(self) -> None:
@@ -247,6 +257,7 @@ class Stats:
         self.response_format_requests = 0
         self.embedding_requests = 0
         self.embedding_inputs = 0
+        self.first_request_at = self.last_response_at = None
         self.recent.clear()
 
 

@@ -20,7 +20,8 @@ Endpoints:
   ``default_reply``, ``reject_response_format``, ``usage``, ``model``), plus
   ``"reset_stats": true`` to zero the counters. Returns the stats.
 - ``POST /_reset``: back to the start-up settings, counters zeroed.
-- ``GET /_stats``: requests, statuses, in-flight and max in-flight requests, distinct
+- ``GET /_stats``: requests, statuses, in-flight and max in-flight requests, when the first
+  request arrived and the last one finished (``time.time()``), distinct
   Authorization headers and models seen, requests that carried ``response_format``, and the
   remaining uses of each rule.
 - ``GET /_requests``: the last 200 requests (model, messages, status).

@@ -68,16 +68,17 @@ class Need:
         return f"the {self.label} {self.values[0]!r}" if self.values else f"the {self.label}"
 
 
-@lru_cache(maxsize=65536)
 def tokens(text: str) -> tuple[str, ...]:
-    """Normalised tokens of ``text`` (cached: the same memory text is checked many times)."""
-    return normalise_tokens(text)
+    """Normalised tokens of ``text`` (cached as :func:`padded`'s string)."""
+    return tuple(_padded(text).split())
 
 
 @lru_cache(maxsize=65536)
 def _padded(text: str) -> str:
-    # Whole-token containment is substring search on space-padded, space-joined tokens.
-    return f" {' '.join(tokens(text))} "
+    # Whole-token containment is substring search on space-padded, space-joined tokens. The
+    # one cache of normalised text, shared by attribution and the memory metrics: the same
+    # memory text is checked many times, and one string costs a tenth of a tuple of tokens.
+    return f" {' '.join(normalise_tokens(text))} "
 
 
 def padded(text: str) -> str:

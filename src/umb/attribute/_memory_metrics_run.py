@@ -26,6 +26,7 @@ from umb.run._log import HEADER
 from umb.run._results import add_to_results
 from umb.scoring._aggregate import bootstrap_ratio_ci
 from umb.trace import Trace, read_trace
+from umb.trace._gc import paused_gc
 
 MEMORY_METRICS: Final = "memory_metrics.json"
 MEMORY_METRICS_DETAIL: Final = "memory_metrics.jsonl"
@@ -198,14 +199,16 @@ class MemoryMetricsRun:
         if self.gold is None:
             self.skipped = dict.fromkeys(self.systems, "the benchmark has no facts.jsonl")
         elif "" in self.paths and len(self.results) + len(self.skipped) < len(self.systems):
-            self.add("", read_trace(self.paths[""]))
+            with paused_gc():
+                self.add("", read_trace(self.paths[""]))
         for system in self.systems:
             if self.gold is None or system in self.results or system in self.skipped:
                 continue
             if system not in self.paths:
                 self.skipped[system] = "not traced"
                 continue
-            self.add(system, read_trace(self.paths[system]))
+            with paused_gc():  # as in attribution: a trace is a large acyclic graph
+                self.add(system, read_trace(self.paths[system]))
         order = [s for s in self.systems if s in self.results]
         out: dict[str, Any] = {"format": FORMAT, "format_version": VERSION,
                "systems": {s: self.results[s] for s in order}, "skipped": self.skipped}  # fmt: skip

@@ -26,6 +26,7 @@ from umb.attribute._types import ERROR_TYPES, UNATTRIBUTED, Attribution
 from umb.bench import Benchmark
 from umb.run._log import HEADER, RECORDS, read_records
 from umb.run._traces import trace_paths
+from umb.trace._gc import paused_gc
 from umb.trace._graph import Trace
 from umb.trace._inputs import BenchmarkTurns
 from umb.trace._reader import read_trace
@@ -257,25 +258,31 @@ def _attribute_traces(
 ) -> list[Attribution]:
     if "" in paths:
         bar.set_postfix_str("reading the trace")
-        shared = read_trace(paths[""], inputs=_turns(source))
-        if on_trace is not None:
-            on_trace("", shared)
-        bar.set_postfix_str("")
-        systems = {str(r["system"]) for r in records}
-        return attribute_records(
-            records, dict.fromkeys(systems, shared), source, checker=checker, bar=bar
-        )
+        with paused_gc():
+            shared = read_trace(paths[""], inputs=_turns(source))
+            if on_trace is not None:
+                on_trace("", shared)
+            bar.set_postfix_str("")
+            systems = {str(r["system"]) for r in records}
+            return attribute_records(
+                records, dict.fromkeys(systems, shared), source, checker=checker, bar=bar
+            )
     attributions: list[Attribution] = []
     # One system's trace in memory at a time: a long run's traces can be large.
     for system, path in paths.items():
         mine = [r for r in records if r["system"] == system]
-        if any(failed(r) for r in mine):
+        if not any(failed(r) for r in mine):
+            continue
+        # What is built here is acyclic and mostly lives until the next system: full
+        # collections walking the trace again and again cost more than the work itself.
+        with paused_gc():
             bar.set_postfix_str(f"reading the trace of {system}")
             traces = {system: read_trace(path, inputs=_turns(source))}
             if on_trace is not None:
                 on_trace(system, traces[system])
             bar.set_postfix_str(system)
             attributions += attribute_records(mine, traces, source, checker=checker, bar=bar)
+            del traces
     traced = set(paths)
     rest = [r for r in records if r["system"] not in traced]
     return attributions + attribute_records(rest, {}, source, checker=checker, bar=bar)

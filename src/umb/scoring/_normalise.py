@@ -43,6 +43,7 @@ _APOSTROPHE = re.compile(r"['\u2019\u2018`]")
 _NON_ALNUM = re.compile(r"[^a-z0-9.]+")
 _STRAY_DOT = re.compile(r"(?<!\d)\.|\.(?!\d)")
 _ARTICLES: Final = frozenset({"a", "an", "the"})
+_DIGIT = re.compile(r"\d")
 
 
 def _fmt_date(year: str | None, month: int, day: str) -> str:
@@ -63,8 +64,13 @@ def _month(name: str) -> int:
 
 
 def _numbers_to_digits(s: str) -> str:
-    s = _TENS_UNITS.sub(lambda m: str(_TENS[m.group(1)] + _NUMBER_WORDS[m.group(2)]), s)
-    s = _NUMBER_WORD.sub(lambda m: str(_NUMBER_WORDS[m.group(1)]), s)
+    # Substring tests are much cheaper than the alternations: most texts name no number.
+    if any(w in s for w in _NUMBER_WORDS):
+        if any(w in s for w in _TENS):
+            s = _TENS_UNITS.sub(lambda m: str(_TENS[m.group(1)] + _NUMBER_WORDS[m.group(2)]), s)
+        s = _NUMBER_WORD.sub(lambda m: str(_NUMBER_WORDS[m.group(1)]), s)
+    if _DIGIT.search(s) is None:  # the rest rewrites digits only
+        return s
     s = _THOUSANDS.sub("", s)
     s = _ORDINAL.sub(r"\1", s)
     s = _DECIMAL_ZEROS.sub(r"\1", s)
@@ -80,13 +86,21 @@ def normalise_tokens(text: str) -> tuple[str, ...]:
         >>> normalise_tokens("March 3rd, 2021") == normalise_tokens("2021-03-03")
         True
     """
-    s = unicodedata.normalize("NFKD", text)
-    s = "".join(ch for ch in s if not unicodedata.combining(ch)).lower()
+    # The fast paths skip work that cannot change the text (attribution and the memory metrics
+    # normalise every memory a system writes): ASCII has no accents to strip, and the date and
+    # digit rules all need a digit.
+    if text.isascii():
+        s = text.lower()
+    else:
+        s = unicodedata.normalize("NFKD", text)
+        s = "".join(ch for ch in s if not unicodedata.combining(ch)).lower()
     s = _APOSTROPHE.sub("", s).replace("&", " and ").replace("%", " percent ")
-    s = _dates_to_tokens(s)
+    if _DIGIT.search(s) is not None:
+        s = _dates_to_tokens(s)
     s = _numbers_to_digits(s)
     s = _NON_ALNUM.sub(" ", s)
-    s = _STRAY_DOT.sub(" ", s)
+    if "." in s:
+        s = _STRAY_DOT.sub(" ", s)
     return tuple(t for t in s.split() if t not in _ARTICLES)
 
 

@@ -15,8 +15,9 @@ from umb._errors import DataError
 from umb._jsonio import read_bytes, write_all
 
 FORMAT_NAME = "umb-trace"
-FORMAT_VERSION = 2
-"""2: benchmark inputs by reference (see :mod:`umb.trace._inputs`); 1 is still read."""
+FORMAT_VERSION = 3
+"""3: runs of numbered reads as one entry (:mod:`umb.trace._runs`); 2: benchmark inputs by
+reference (:mod:`umb.trace._inputs`). Versions 1 and 2 are still read."""
 
 DUMP_OPTS = orjson.OPT_APPEND_NEWLINE | orjson.OPT_SERIALIZE_NUMPY
 """orjson options of a trace line (used with ``default=json_fallback``).

@@ -19,6 +19,7 @@ from umb.trace._context import _OP, _SCOPE, ScopeState
 from umb.trace._file import DUMP_OPTS, dump_record, json_fallback
 from umb.trace._ids import HASH_CHARS, utf8
 from umb.trace._null import OpHandle
+from umb.trace._runs import MIN_RUN, encode_reads
 
 if TYPE_CHECKING:
     from umb.trace._tracer import Tracer
@@ -116,10 +117,15 @@ class _Op(OpHandle):
         }  # fmt: skip
         # Format 2 leaves out what the reader can default or derive: the scope (the id's
         # prefix), attempt 1, status ok, no reads or writes; a read of version 1 is its identity.
+        # Format 3 writes a session's numbered turns as one run (umb.trace._runs).
         if scope.attempt != 1:
             rec["a"] = scope.attempt
-        if self.reads:
-            rec["reads"] = [r[0] if r[1] == 1 else r for r in self.reads]
+        reads = self.reads
+        if reads:
+            if len(reads) >= MIN_RUN:
+                rec["reads"] = encode_reads(reads)
+            else:
+                rec["reads"] = [r[0] if r[1] == 1 else r for r in reads]
         if self.writes:
             rec["writes"] = self.writes
         if self.status != "ok":

@@ -7,11 +7,13 @@ from typing import Any
 
 from umb._errors import DataError
 from umb.trace._file import FORMAT_NAME, FORMAT_VERSION, RawTrace, scan_trace
+from umb.trace._gc import paused_gc
 from umb.trace._graph import Trace
 from umb.trace._ids import preview_of
 from umb.trace._inputs import TURN_PREFIX, BenchmarkTurns, inputs_of
 from umb.trace._model import NodeKey, Operation, ScopeInfo, StoredValue, VarVersion
 from umb.trace._resume import Selection, select
+from umb.trace._runs import decode_reads
 
 
 def read_trace(path: str | Path, *, inputs: BenchmarkTurns | None = None) -> Trace:
@@ -30,10 +32,15 @@ def read_trace(path: str | Path, *, inputs: BenchmarkTurns | None = None) -> Tra
         DataError: The file is missing, damaged before its last line, or of a format this
             version of umb cannot read.
     """
-    raw = scan_trace(Path(path))
-    _check_format(raw)
-    sel = select(raw)
-    trace = build_trace(sel)
+    with paused_gc():
+        raw = scan_trace(Path(path))
+        _check_format(raw)
+        sel = select(raw)
+        del raw.records[:]  # the selection holds the records it keeps
+        try:
+            trace = build_trace(sel)
+        except ValueError as e:
+            raise DataError(str(path), None, f"bad trace record ({e})") from None
     trace.torn_tail = raw.torn_tail
     if "inputs" in trace.meta:
         dialogues = {s.attrs["dialogue_id"] for s in trace.scopes.values()
@@ -54,7 +61,9 @@ def _check_format(raw: RawTrace) -> None:
             raise DataError(str(raw.path), lineno, f"{why}; upgrade umb")
 
 
-def _operation(rec: dict[str, Any], scope_attrs: dict[str, Any]) -> Operation:
+def _operation(
+    rec: dict[str, Any], scope_attrs: dict[str, Any], keys: dict[NodeKey, NodeKey]
+) -> Operation:
     own = rec.get("attrs") or {}
     return Operation(
         id=rec["id"],
@@ -63,8 +72,8 @@ def _operation(rec: dict[str, Any], scope_attrs: dict[str, Any]) -> Operation:
         category=rec.get("cat", "operation"),
         scope=rec["scope"],
         attempt=rec.get("a", 1),
-        reads=tuple((r, 1) if type(r) is str else (r[0], r[1]) for r in rec.get("reads", ())),
-        writes=tuple((w[0], w[1]) for w in rec.get("writes", ())),
+        reads=decode_reads(rec.get("reads", ()), keys),
+        writes=tuple([_key(keys, w[0], w[1]) for w in rec.get("writes", ())]),
         status=rec.get("status", "ok"),
         error=rec.get("error"),
         start=rec.get("start", 0.0),
@@ -77,8 +86,17 @@ def _operation(rec: dict[str, Any], scope_attrs: dict[str, Any]) -> Operation:
     )
 
 
+def _key(keys: dict[NodeKey, NodeKey], identity: str, version: int) -> NodeKey:
+    k = (identity, version)
+    return keys.setdefault(k, k)
+
+
 def build_trace(sel: Selection) -> Trace:
-    """Turn sorted records into a :class:`Trace`, listing any inconsistency in its issues."""
+    """Turn sorted records into a :class:`Trace`, listing any inconsistency in its issues.
+
+    The attempts' op records are consumed (their lists emptied): a long trace's records and its
+    operations are not held at once.
+    """
     issues: list[str] = []
     values = {
         h: StoredValue(h, r.get("size", 0), preview_of(r.get("value")), r.get("value"))
@@ -91,22 +109,24 @@ def build_trace(sel: Selection) -> Trace:
         nodes.setdefault((rec["var"], rec["v"]), VarVersion(rec["var"], rec["v"], rec.get("h")))
     ops: dict[str, Operation] = {}
     scopes: dict[str, ScopeInfo] = {}
+    keys: dict[NodeKey, NodeKey] = {}  # one tuple per version, however many ops read it
     for key, att in sel.kept.items():
         scopes[key] = ScopeInfo(
             key, att.kind, att.attrs, len(sel.attempts[key]), att.attempt, att.committed
         )
-        for rec in att.ops:
+        records, att.ops = att.ops, []  # each record is dropped once it is an Operation
+        for rec in records:
             if rec["id"] in ops:
                 issues.append(f"operation {rec['id']} recorded twice in one attempt")
                 continue
-            op = ops[rec["id"]] = _operation(rec, att.attrs)
+            op = ops[rec["id"]] = _operation(rec, att.attrs, keys)
             for w in rec.get("writes", ()):
-                wkey = (w[0], w[1])
+                wkey = _key(keys, w[0], w[1])
                 if wkey in nodes:
                     issues.append(f"{w[0]}@{w[1]} written twice (by {nodes[wkey].writer}, {op.id})")
                     continue
                 deleted = len(w) > 3 and w[3] == "d"
-                nodes[wkey] = VarVersion(w[0], w[1], w[2], deleted, op.id)
+                nodes[wkey] = VarVersion(wkey[0], w[1], w[2], deleted, op.id)
     # Format 2 records a benchmark turn by its identity alone: it is an input, version 1.
     by_reference = any("inputs" in (o.get("meta") or {}) for o in sel.opens)
     for op in ops.values():

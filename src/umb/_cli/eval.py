@@ -15,6 +15,7 @@ from umb._cli._options import (
 )
 from umb._cli._progress import progress_option
 from umb._cli._summary import eval_summary
+from umb._errors import AllCallsFailed
 from umb.memory import MemoryConfig
 
 
@@ -190,6 +191,13 @@ def eval_command(
         f"\n{outcome.written} records written, {outcome.skipped} already there{done}; "
         f"{out / 'results.json'} in {outcome.elapsed_s:.1f} s"
     )
+    failures = outcome.failures
+    if failures.all_failed:
+        raise AllCallsFailed(
+            f"every model call failed, the scores measure nothing: {failures.message()}"
+        )
+    if failures.any:
+        click.echo(f"umb: warning: {failures.message()}", err=True)
 
 
 def _lines(path: Path) -> int:

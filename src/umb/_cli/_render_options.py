@@ -9,7 +9,7 @@ from typing import Any, TypeVar
 
 import click
 
-from umb._cli._options import endpoint_options
+from umb._cli._options import endpoint_options, llamacpp_options
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -17,7 +17,7 @@ _OPTIONS = (
     click.option(
         "--renderer-model",
         help="Renderer model for --renderer llm: openai/<model> (any OpenAI-compatible "
-        "endpoint, e.g. vLLM) or hf/<path>.",
+        "endpoint, e.g. vLLM), hf/<path> or llamacpp/<file.gguf | name>.",
     ),
     click.option("--verifier-model", help="Model that votes on facts matching cannot decide."),
     click.option(
@@ -63,7 +63,7 @@ def llm_render_options(f: F) -> F:
     """Add the LLM renderer's options to a click command."""
     for option in reversed(_OPTIONS):
         f = option(f)
-    return _ENDPOINT(f)
+    return _ENDPOINT(llamacpp_options(f))
 
 
 def build_job(
@@ -95,6 +95,8 @@ def build_job(
         max_retries=options["max_retries"],
         cache_path=options.get("cache_path"),
         cache=not options["no_cache"],
+        threads=options.get("threads"),
+        n_ctx=options.get("n_ctx"),
     )
     return RenderJob(source, out, config, endpoint, limit=limit, progress=progress)
 

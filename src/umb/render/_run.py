@@ -48,6 +48,8 @@ class Endpoint:
         max_retries: Retries on HTTP 429, 5xx and timeouts.
         cache_path: Response cache (default ``OUT/render/cache.sqlite``).
         cache: Use the response cache at all.
+        threads: ``llamacpp/…`` only: CPU threads (None: llama.cpp's choice).
+        n_ctx: ``llamacpp/…`` only: context size (None: the model's own).
     """
 
     base_url: str | None = None
@@ -57,6 +59,8 @@ class Endpoint:
     max_retries: int = 5
     cache_path: Path | None = None
     cache: bool = True
+    threads: int | None = None
+    n_ctx: int | None = None
 
 
 @dataclass(frozen=True)
@@ -128,6 +132,8 @@ def _options(job: RenderJob, work: WorkDir) -> ModelOptions:
         timeout_s=ep.timeout_s,
         max_retries=ep.max_retries,
         cache_path=(ep.cache_path or work.root / CACHE) if ep.cache else None,
+        threads=ep.threads,
+        n_ctx=ep.n_ctx,
     )
 
 

@@ -14,29 +14,38 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from click.testing import CliRunner
 from llm_names import MODEL_SPEC, SERVED_NAME, THREADS
 
+from umb._cli.main import cli
 from umb.bench import Benchmark, Dialogue
 from umb.bench._records import TEMPLATE
 from umb.memory import MemoryConfig
 from umb.models import ModelOptions, load_model
-from umb.run import RunConfig, RunOutcome, ScoringOptions, run_eval
 from umb.render import LLMRenderConfig, LLMRenderer, load_worlds, plan_dialogue
+from umb.run import RunConfig, RunOutcome, ScoringOptions, run_eval
 
 pytestmark = pytest.mark.llm
 
 QUESTIONS = 20
 # Bounded schemas keep an answer under ~400 tokens; 256 is room for every family's fields.
 MAX_TOKENS = 256
+JUDGED = 10
 # Short contexts (three turns) and answers keep 20 questions to seconds each on two cores.
 MEMORY = MemoryConfig(top_k=3, granularity="turn")
 
 
 def _eval(
-    bench: Path, out: Path, model: str, *, judge: str | None = None, **options: Any
+    bench: Path,
+    out: Path,
+    model: str,
+    *,
+    judge: str | None = None,
+    limit: int = QUESTIONS,
+    **options: Any,
 ) -> RunOutcome:
     config = RunConfig(
-        bench=bench, out=out, systems=("rag_bm25",), model=model, judge=judge, limit=QUESTIONS,
+        bench=bench, out=out, systems=("rag_bm25",), model=model, judge=judge, limit=limit,
         memory=MEMORY, max_tokens=MAX_TOKENS, scoring=ScoringOptions(judge_votes=1),
         options=ModelOptions(concurrency=1, max_retries=1, timeout_s=300.0, threads=THREADS,
                              **options),
@@ -44,13 +53,16 @@ def _eval(
     return run_eval(config, progress=False)
 
 
-def _check_run(outcome: RunOutcome) -> dict[str, Any]:
+def _check_run(outcome: RunOutcome, n: int = QUESTIONS) -> dict[str, Any]:
     """What holds for any model: the counts of records, errors, parses and usage agree."""
-    results = outcome.results
+    return _check_results(outcome.results, outcome.run_dir, n)
+
+
+def _check_results(results: dict[str, Any], run_dir: Path, n: int) -> dict[str, Any]:
     (group,) = results["groups"]
-    assert results["records"] == group["n"] == QUESTIONS and results["complete"]
-    records = _records(outcome.run_dir)
-    assert len(records) == QUESTIONS
+    assert results["records"] == group["n"] == n and results["complete"]
+    records = _records(run_dir)
+    assert len(records) == n
     for r in records:
         assert r["parse_status"] in ("ok", "invalid_json", "missing_fields", "error")
         assert r["invalid_json"] == (r["parse_status"] == "invalid_json")
@@ -59,9 +71,9 @@ def _check_run(outcome: RunOutcome) -> dict[str, Any]:
         assert (r["score"] is None and r["judge_model"]) or 0.0 <= r["score"] <= 1.0
     assert group["errors"] == sum(r["error"] is not None for r in records)
     invalid = sum(r["invalid_json"] for r in records)
-    assert group["invalid_json_rate"] == pytest.approx(invalid / QUESTIONS)
+    assert group["invalid_json_rate"] == pytest.approx(invalid / n)
     usage = results["usage"]["answerer"]
-    assert usage["requests"] == QUESTIONS == usage["cached"] + usage["errors"] + _sent(records)
+    assert usage["requests"] == n == usage["cached"] + usage["errors"] + _sent(records)
     return group
 
 
@@ -90,22 +102,32 @@ def test_in_process_answers_20_questions_and_a_rerun_is_all_cache(
     assert before == after
 
 
-def test_through_llama_cpp_server_answers_20_questions(
+def test_umb_eval_through_llama_cpp_server_answers_20_questions(
     demo_bench: Path, tmp_path: Path, llama_server: str
 ) -> None:
-    outcome = _eval(demo_bench, tmp_path / "run", f"openai/{SERVED_NAME}", base_url=llama_server)
-    group = _check_run(outcome)
-    assert outcome.failures.failed == 0 and group["errors"] == 0
+    out = tmp_path / "run"
+    args = ["eval", "--bench", str(demo_bench), "--system", "rag_bm25", "--model",
+            f"openai/{SERVED_NAME}", "--base-url", llama_server, "--out", str(out), "--limit",
+            str(QUESTIONS), "--top-k", "3", "--granularity", "turn", "--concurrency", "1",
+            "--max-retries", "1", "--timeout", "300", "--no-progress"]  # fmt: skip
+    result = CliRunner().invoke(cli, args)
+    assert result.exit_code == 0, result.output
+    assert "umb: warning" not in result.output  # no failed call to warn about
+    group = _check_results(json.loads((out / "results.json").read_text()), out, QUESTIONS)
+    assert group["errors"] == 0
     assert group["invalid_json_rate"] <= 0.10
+    row = next(line for line in result.output.splitlines() if line.startswith("rag_bm25"))
+    assert row.split()[-3] == "0"  # columns end: invalid, errors, ctx tok, n
 
 
 def test_the_judge_scores_free_text_with_the_real_model(
     demo_bench: Path, tmp_path: Path, llama_server: str
 ) -> None:
-    # Gold answers (oracle) leave only the judge's calls to the model.
+    # Gold answers (oracle) leave only the judge's calls to the model; ten questions hold
+    # free-text fields enough for it.
     outcome = _eval(demo_bench, tmp_path / "run", "oracle", judge=f"openai/{SERVED_NAME}",
-                    base_url=llama_server)  # fmt: skip
-    _check_run(outcome)
+                    limit=JUDGED, base_url=llama_server)  # fmt: skip
+    _check_run(outcome, JUDGED)
     judge = outcome.results["usage"]["judge"]
     assert judge["requests"] > 0 and judge["errors"] == 0
     judged = [r for r in _records(outcome.run_dir) if r["judge_model"]]
@@ -158,11 +180,12 @@ def test_the_renderer_writes_one_character_and_counts_only_its_own_text(
     skeleton = next(bench.iter_dialogues())
     seed = int(bench.manifest["config"]["seed"])
     full = plan_dialogue(seed, worlds[skeleton.character_id], skeleton, names)
-    # Two sessions of the character keep the test to a couple of minutes on two cores.
+    # Two sessions of the character, one try each and one repair round, keep the test to a
+    # few minutes on two cores (a session is ~1,000 tokens of output for this model).
     plan = dataclasses.replace(full, sessions=full.sessions[:2])
     short = dataclasses.replace(skeleton, sessions=skeleton.sessions[:2])
     writer = load_model(MODEL_SPEC, role="renderer", options=ModelOptions(threads=THREADS))
-    config = LLMRenderConfig(model=MODEL_SPEC, write_attempts=2, repair_rounds=1)
+    config = LLMRenderConfig(model=MODEL_SPEC, write_attempts=1, repair_rounds=1)
     rendered = asyncio.run(LLMRenderer(writer, config).render(plan, short))
 
     report = rendered.report

@@ -51,10 +51,9 @@ def answer_schema(family: str) -> dict[str, Any]:
     Raises:
         ConfigError: Unknown family.
     """
-    try:
-        fields = FIELD_TYPES[family]
-    except KeyError:
-        raise ConfigError(f"unknown question family {family!r}") from None
+    fields = FIELD_TYPES.get(family)
+    if fields is None:
+        raise ConfigError(f"unknown question family {family!r}")
     return {
         "type": "object",
         "properties": {name: dict(kind) for name, kind in fields.items()},

@@ -6,9 +6,11 @@
     ├── MissingDependencyError an optional extra is not installed
     └── EndpointError          a model endpoint failed for good
         ├── RateLimited        HTTP 429 after all retries
-        └── EndpointTimeout    the request timed out after all retries
+        ├── EndpointTimeout    the request timed out after all retries
+        └── AllCallsFailed     every model call of a command failed (exit status 3)
 
-The CLI prints any UmbError as one line on stderr and exits with status 2 (docs/errors.md).
+The CLI prints any UmbError as one line on stderr and exits with its ``exit_status``: 2 for bad
+input, 3 when a command ran but every model call failed (docs/errors.md).
 ``ConfigError`` and ``DataError`` are also ``ValueError``\ s, so code that caught the bare
 ``ValueError`` these conditions used to raise keeps working.
 """
@@ -18,6 +20,9 @@ from __future__ import annotations
 
 class UmbError(Exception):
     """Base class of every error umb raises on purpose."""
+
+    exit_status: int = 2
+    """What the ``umb`` command exits with when this error ends it."""
 
 
 class ConfigError(UmbError, ValueError):
@@ -54,3 +59,9 @@ class RateLimited(EndpointError):
 
 class EndpointTimeout(EndpointError):
     """The endpoint kept timing out."""
+
+
+class AllCallsFailed(EndpointError):
+    """A command ran to the end but every model call failed: its numbers measure nothing."""
+
+    exit_status = 3

@@ -49,6 +49,7 @@ SHARED: frozenset[str] = frozenset(
 HEAVY_SEAMS: dict[str, str] = {
     "umb.models._openai": "the openai client takes ~0.3 s to import",
     "umb.models._hf": "torch and transformers (extra hf)",
+    "umb.models._llamacpp": "llama-cpp-python (extra llamacpp)",
     "umb.run._ray_eval": "ray (extra ray), for --executor ray",
     "umb.pipeline._generate_ray": "ray (extra ray), for --executor ray",
 }

@@ -72,3 +72,16 @@ def test_the_quick_start_time_is_quoted_once_from_the_script() -> None:
         times = re.findall(r"`umb run`[^.]{0,80}?(?:about )?\d+(?:\.\d+)? s\b", text)
         expected = 2 if page.name == "performance.md" else 0  # fresh, and run again
         assert len(times) <= expected, (page.name, times)
+
+
+def test_the_smollm2_table_is_the_scripts_output() -> None:
+    rows = [line.split() for line in (RESULTS / "llamacpp_smollm2.txt").read_text().splitlines()
+            if line.startswith("rag_bm25")]  # fmt: skip
+    text = (ROOT / "docs" / "models.md").read_text()
+    assert len(rows) == 3
+    for row in rows:
+        system, setting, score, *_, records, errors, invalid, share, speed, _ = row
+        cells = (f"| `{system}` | `{setting}`", f"| {records} | {errors} | {invalid} {share} | "
+                 f"{score} |", f"| {speed} |")  # fmt: skip
+        line = next((x for x in text.splitlines() if all(c in x for c in cells)), None)
+        assert line is not None, row

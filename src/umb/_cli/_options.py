@@ -101,6 +101,20 @@ def endpoint_options(
     return decorate
 
 
+def llamacpp_options(fn: F) -> F:
+    """``--threads`` and ``--n-ctx``: how ``llamacpp/…`` models run in process."""
+    fn = click.option(
+        "--n-ctx",
+        type=COUNT,
+        help="llamacpp/… only: context size in tokens (default: the model's own).",
+    )(fn)
+    return click.option(
+        "--threads",
+        type=COUNT,
+        help="llamacpp/… only: CPU threads of llama.cpp (default: its own choice).",
+    )(fn)
+
+
 def executor_options(*, unit: str) -> Callable[[F], F]:
     """``--executor``, ``--workers``, ``--ray-address``."""
     options = (

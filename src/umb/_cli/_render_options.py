@@ -9,7 +9,7 @@ from typing import Any, TypeVar
 
 import click
 
-from umb._cli._options import endpoint_options
+from umb._cli._options import endpoint_options, llamacpp_options
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -17,7 +17,7 @@ _OPTIONS = (
     click.option(
         "--renderer-model",
         help="Renderer model for --renderer llm: openai/<model> (any OpenAI-compatible "
-        "endpoint, e.g. vLLM) or hf/<path>.",
+        "endpoint, e.g. vLLM), hf/<path> or llamacpp/<file.gguf | name>.",
     ),
     click.option("--verifier-model", help="Model that votes on facts matching cannot decide."),
     click.option(
@@ -63,7 +63,7 @@ def llm_render_options(f: F) -> F:
     """Add the LLM renderer's options to a click command."""
     for option in reversed(_OPTIONS):
         f = option(f)
-    return _ENDPOINT(f)
+    return _ENDPOINT(llamacpp_options(f))
 
 
 def build_job(
@@ -95,12 +95,29 @@ def build_job(
         max_retries=options["max_retries"],
         cache_path=options.get("cache_path"),
         cache=not options["no_cache"],
+        threads=options.get("threads"),
+        n_ctx=options.get("n_ctx"),
     )
     return RenderJob(source, out, config, endpoint, limit=limit, progress=progress)
 
 
-def echo_outcome(outcome: Any, out: Path) -> None:
-    """Print what a render did: counts, coverage, drops and model usage."""
+def outcome_summary(outcome: Any) -> dict[str, Any]:
+    """What a render did, as JSON: counts, who wrote the sessions, coverage, usage."""
+    m = outcome.manifest
+    return {
+        "counts": m["counts"],
+        "render": m["render"],
+        "rendered_now": outcome.rendered,
+        "resumed": outcome.skipped,
+        "usage": outcome.usage,
+    }
+
+
+def echo_outcome(outcome: Any, out: Path, model: str, *, as_json: bool = False) -> None:
+    """Print what a render did: counts, who wrote the sessions, coverage, drops and usage."""
+    if as_json:
+        click.echo(json.dumps(outcome_summary(outcome), indent=2))
+        return
     m = outcome.manifest
     c, r = m["counts"], m["render"]
     dropped = c.get("questions_dropped_per_family") or {}
@@ -109,10 +126,26 @@ def echo_outcome(outcome: Any, out: Path) -> None:
         f"wrote {out}: {c['dialogues']} dialogues, {c['sessions']} sessions, {c['turns']} turns, "
         f"{c['questions']} questions ({outcome.rendered} rendered now, {outcome.skipped} resumed)"
     )
-    facts = r["facts"]
+    by = c.get("sessions_by_renderer") or {}
+    by_model, fell_back = by.get(model, 0), by.get("template", 0)
     click.echo(
-        f"fact coverage {r['fact_coverage']:.2%}: {facts['found_by_match']} matched, "
-        f"{facts['found_by_verifier']} verified, {facts['repaired']} repaired, "
-        f"{facts['missing']} missing; questions dropped: {drops}"
+        f"{by_model} of {c['sessions']} sessions written by the model, "
+        f"{fell_back} fell back to templates"
     )
+    facts = r["facts"]
+    if r["fact_coverage"] is None:
+        click.echo(f"fact coverage: not measured (no session written by the model); "
+                   f"questions dropped: {drops}")  # fmt: skip
+    else:
+        click.echo(
+            f"fact coverage {r['fact_coverage']:.2%} of the model-written sessions: "
+            f"{facts['found_by_match']} matched, {facts['found_by_verifier']} verified, "
+            f"{facts['repaired']} repaired, {facts['missing']} missing; questions dropped: {drops}"
+        )
     click.echo("usage: " + json.dumps(outcome.usage))
+    if fell_back:
+        click.echo(
+            f"umb: warning: {fell_back} of {c['sessions']} sessions kept the template text "
+            "(every reply for them was unusable); see OUT/render/coverage.json",
+            err=True,
+        )

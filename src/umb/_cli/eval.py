@@ -12,9 +12,11 @@ from umb._cli._options import (
     endpoint_urls,
     executor_config,
     executor_options,
+    llamacpp_options,
 )
 from umb._cli._progress import progress_option
 from umb._cli._summary import eval_summary
+from umb._errors import AllCallsFailed
 from umb.memory import MemoryConfig
 
 
@@ -35,7 +37,7 @@ from umb.memory import MemoryConfig
     "--model",
     default="offline",
     show_default=True,
-    help="Answerer: offline, oracle, openai/<model> or hf/<path>.",
+    help="Answerer: offline, oracle, openai/<model>, hf/<path> or llamacpp/<file.gguf | name>.",
 )
 @click.option(
     "--judge",
@@ -98,6 +100,15 @@ from umb.memory import MemoryConfig
     is_flag=True,
     help="Cut a JSON object out of surrounding prose (default: strict, scored 0).",
 )
+@click.option(
+    "--structured-output",
+    type=click.Choice(["auto", "on", "off"]),
+    default="auto",
+    show_default=True,
+    help="Send each family's JSON schema as response_format: auto (where the backend takes "
+    "one), on (insist), off.",
+)
+@llamacpp_options
 @click.option("--retry-errors", is_flag=True, help="Ask again the questions whose call failed.")
 @click.option("--seed", type=int, default=0, show_default=True, help="Bootstrap seed of the CIs.")
 @click.option(
@@ -127,6 +138,9 @@ def eval_command(
     cache_path: Path | None,
     no_cache: bool,
     lenient: bool,
+    structured_output: str,
+    n_ctx: int | None,
+    threads: int | None,
     retry_errors: bool,
     seed: int,
     no_trace: bool,
@@ -139,7 +153,14 @@ def eval_command(
     from umb import evaluate
     from umb.models import ModelOptions
     from umb.report import format_leaderboard, format_native
-    from umb.run import RUN_LOG, RunConfig, ScoringOptions, parse_granularity, parse_systems
+    from umb.run import (
+        RUN_LOG,
+        RunConfig,
+        ScoringOptions,
+        parse_granularity,
+        parse_structured_output,
+        parse_systems,
+    )
 
     first_url, replicas = endpoint_urls(base_url)
     config = RunConfig(
@@ -158,6 +179,9 @@ def eval_command(
             timeout_s=timeout_s,
             max_retries=max_retries,
             cache_path=cache_path,
+            structured_output=parse_structured_output(structured_output),
+            n_ctx=n_ctx,
+            threads=threads,
         ),
         memory=MemoryConfig(
             top_k=top_k,
@@ -189,6 +213,13 @@ def eval_command(
         f"\n{outcome.written} records written, {outcome.skipped} already there{done}; "
         f"{out / 'results.json'} in {outcome.elapsed_s:.1f} s"
     )
+    failures = outcome.failures
+    if failures.all_failed:
+        raise AllCallsFailed(
+            f"every model call failed, the scores measure nothing: {failures.message()}"
+        )
+    if failures.any:
+        click.echo(f"umb: warning: {failures.message()}", err=True)
 
 
 def _lines(path: Path) -> int:

@@ -123,13 +123,14 @@ def os_error_line(err: OSError) -> str:
 def main() -> None:
     """Run the CLI; bad input and environment errors become one line on stderr and exit 2.
 
-    Exit status (docs/errors.md): 0 done, 2 bad input, configuration or environment, 130
-    interrupted; anything else that escapes is a bug and keeps Python's traceback (exit 1).
+    Exit status (docs/errors.md): 0 done, 2 bad input, configuration or environment, 3 every
+    model call failed, 130 interrupted; anything else that escapes is a bug and keeps Python's
+    traceback (exit 1).
     """
     try:
         rc = cli.main(standalone_mode=False, auto_envvar_prefix="UMB")
     except UmbError as e:
-        _fail(str(e))
+        _fail(str(e), e.exit_status)
     except (click.exceptions.Abort, KeyboardInterrupt):
         click.echo("umb: interrupted", err=True)
         sys.exit(130)
@@ -143,6 +144,6 @@ def main() -> None:
     sys.exit(rc if isinstance(rc, int) else 0)
 
 
-def _fail(message: str) -> NoReturn:
+def _fail(message: str, status: int = 2) -> NoReturn:
     click.echo(f"umb: error: {' '.join(message.split())}", err=True)
-    sys.exit(2)
+    sys.exit(status)

@@ -33,7 +33,9 @@ from umb._cli._render_options import build_job, echo_outcome, llm_render_options
     help="Output benchmark directory; rerunning the same command resumes it.",
 )
 @click.option("--limit", type=int, help="Only the first N dialogues.")
-@click.option("--json", "as_json", is_flag=True, help="Dry run: print the estimate as JSON.")
+@click.option(
+    "--json", "as_json", is_flag=True, help="Print the outcome (or the --dry-run estimate) as JSON."
+)
 @progress_option
 @llm_render_options
 def render(
@@ -53,7 +55,7 @@ def render(
         est = dry_run(job)
         click.echo(json.dumps(est, indent=2) if as_json else format_estimate(est, job.config.model))
         return
-    echo_outcome(render_benchmark(job), out)
+    echo_outcome(render_benchmark(job), out, job.config.model, as_json=as_json)
 
 
 def generate_with_llm(
@@ -77,4 +79,4 @@ def generate_with_llm(
         est = generate_llm_dry_run(config, job, shard)
         click.echo(format_estimate(est, job.config.model))
         return
-    echo_outcome(generate_llm(config, job, shard), out)
+    echo_outcome(generate_llm(config, job, shard), out, job.config.model)

@@ -9,11 +9,14 @@ fields, defaults), so a broken field reads ``file:line: field: problem``.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, TypeVar
+from typing import Any, Final, TypeVar
 
 import msgspec
 
 R = TypeVar("R")
+
+TEMPLATE: Final = "template"
+"""``Session.rendered_by`` of a session written by the template renderer."""
 
 
 def _convert(cls: type[R], d: Any) -> R:
@@ -66,6 +69,9 @@ class Session:
     id: str
     started_at: str
     turns: tuple[Turn, ...]
+    rendered_by: str | None = None
+    """Who wrote the text: ``template``, or the spec of the model that wrote it (the LLM
+    renderer); None for imported peer benchmarks, whose text was written by their authors."""
 
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> Session:

@@ -24,12 +24,15 @@ def _spread(values: list[int]) -> dict[str, float]:
 def benchmark_stats(
     bench: Benchmark, progress: Callable[[int, int], None] | None = None
 ) -> dict[str, Any]:
-    """Counts per family, and tokens, sessions and turns per dialogue (min/mean/max/total);
+    """Counts per family, tokens, sessions and turns per dialogue (min/mean/max/total), and
+    sessions per renderer (``template``, a model spec, or ``unknown`` for imported text);
     ``progress(done, total)`` is called after each dialogue."""
     tokens, sessions, turns = [], [], []
+    by_renderer: Counter[str] = Counter()
     total = (bench.manifest.get("counts") or {}).get("dialogues") or 0
     for d in bench.iter_dialogues():
         sessions.append(len(d.sessions))
+        by_renderer.update(s.rendered_by or "unknown" for s in d.sessions)
         turns.append(sum(len(s.turns) for s in d.sessions))
         tokens.append(sum(estimate_tokens(t.text) for s in d.sessions for t in s.turns))
         if progress is not None:
@@ -42,6 +45,7 @@ def benchmark_stats(
         "tokens_per_dialogue": _spread(tokens),
         "sessions_per_dialogue": _spread(sessions),
         "turns_per_dialogue": _spread(turns),
+        "sessions_by_renderer": dict(sorted(by_renderer.items())),
     }
 
 
@@ -54,4 +58,7 @@ def format_stats(stats: dict[str, Any]) -> str:
             f"{key.replace('_', ' ')}: min {s['min']}  mean {s['mean']}  max {s['max']}"
             f"  total {s['total']}"
         )
+    split = stats.get("sessions_by_renderer") or {}
+    if split:
+        lines.append("sessions by renderer: " + ", ".join(f"{k} {n}" for k, n in split.items()))
     return "\n".join(lines)

@@ -223,6 +223,8 @@ def _check_sessions(
             continue
         if s.started_at <= previous:
             problems.add(path, lineno, f"session {s.id} starts before the one before it")
+        if s.rendered_by is not None and not s.rendered_by.strip():
+            problems.add(path, lineno, f"session {s.id}: rendered_by is empty")
         previous = s.started_at
         last_role = ""
         for t in s.turns:

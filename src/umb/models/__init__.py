@@ -1,7 +1,8 @@
 """Model backends behind one interface, with a response cache, retries and usage accounting.
 
 Build a model with :func:`load_model` from a spec (``offline``, ``oracle``, ``openai/<model>``,
-``hf/<path>``). Backend modules are imported only when their spec is used.
+``hf/<path>``, ``llamacpp/<file.gguf | name>``). Backend modules are imported only when their
+spec is used.
 """
 
 from umb.models._api import GenerateRequest, GenerateResult, Message, ModelAPI, Role

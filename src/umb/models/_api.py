@@ -31,6 +31,9 @@ class GenerateRequest:
     max_tokens: int = 1024
     temperature: float = 0.0
     json_mode: bool = True
+    json_schema: dict[str, Any] | None = field(default=None, hash=False)
+    """The JSON schema the reply must follow, for backends that constrain decoding to one
+    (``--structured-output``); None asks for JSON (``json_mode``) without a shape."""
     task: dict[str, Any] = field(default_factory=dict, compare=False)
 
 

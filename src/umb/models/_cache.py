@@ -55,6 +55,8 @@ def cache_key(provider: str, model: str, base_url: str, request: GenerateRequest
         "temperature": request.temperature,
         "json_mode": request.json_mode,
     }
+    if request.json_schema is not None:  # absent otherwise, so older keys still hit
+        payload["json_schema"] = request.json_schema
     blob = json.dumps(payload, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
     return hashlib.sha256(blob.encode("utf-8")).hexdigest()
 

@@ -57,7 +57,8 @@ def load_model(
     """Build the model named by ``spec``, wrapped with the response cache and usage accounting.
 
     Args:
-        spec: ``offline``, ``oracle``, ``openai/<model>`` or ``hf/<path>``.
+        spec: ``offline``, ``oracle``, ``openai/<model>``, ``hf/<path>`` or
+            ``llamacpp/<file.gguf | name>`` (or a plug-in provider's form).
         role: What the model is used as; usage is counted under this role.
         options: Endpoint, limits, retries, cache and generation overrides.
         meter: Shared usage meter; a fresh one if None (read it as ``model.meter``).
@@ -80,6 +81,13 @@ def load_model(
     spec = spec.strip()
     found, name = _resolve(spec)
     backend, cache_identity = found.build(name, opts)
+    # Only the answerer's requests carry a schema, so only its backend must be able to take one.
+    takes_schema = bool(getattr(backend, "supports_json_schema", False))
+    if opts.structured_output == "on" and role == "answerer" and not takes_schema:
+        raise ConfigError(
+            f"--structured-output on needs an answerer that takes a JSON schema "
+            f"(openai/<model> or llamacpp/<file.gguf | name>), not {spec!r}"
+        )
     cache = None
     if opts.cache_path is not None and cache_identity[0]:
         cache = ResponseCache(opts.cache_path)
@@ -91,4 +99,5 @@ def load_model(
         cache_identity=cache_identity,
         max_tokens=opts.max_tokens,
         temperature=opts.temperature,
+        send_schema=opts.structured_output != "off",
     )

@@ -36,6 +36,7 @@ class LoadedModel:
         cache_identity: tuple[str, str, str] = ("", "", ""),
         max_tokens: int | None = None,
         temperature: float | None = None,
+        send_schema: bool = True,
     ) -> None:
         self.spec = backend.spec
         self.role: Role = role
@@ -45,6 +46,7 @@ class LoadedModel:
         self._identity = cache_identity
         self._max_tokens = max_tokens
         self._temperature = temperature
+        self._send_schema = send_schema
         self._pending: dict[str, asyncio.Future[GenerateResult]] = {}
 
     async def generate(self, requests: Sequence[GenerateRequest]) -> list[GenerateResult]:
@@ -66,6 +68,8 @@ class LoadedModel:
             changes["max_tokens"] = self._max_tokens
         if self._temperature is not None and request.temperature != self._temperature:
             changes["temperature"] = self._temperature
+        if not self._send_schema and request.json_schema is not None:
+            changes["json_schema"] = None  # so the cache key is that of what was sent
         return dataclasses.replace(request, **changes) if changes else request  # type: ignore[arg-type]
 
     async def _send(self, request: GenerateRequest) -> GenerateResult:

@@ -62,6 +62,7 @@ class OpenAIModel:
     """
 
     provider = "openai"
+    supports_json_schema = True
 
     def __init__(self, model: str, options: ModelOptions) -> None:
         if not model:
@@ -76,7 +77,9 @@ class OpenAIModel:
                 "set it, or point --base-url / $OPENAI_BASE_URL at a local server"
             )
         self.urls = (self.base_url, *(u.rstrip("/") for u in options.replicas))
-        self._json_mode_ok = True
+        # response_format forms this endpoint refused (HTTP 400, 422, or 500 naming the field);
+        # not tried again.
+        self._refused: set[str] = set()
         # The HTTP clients and semaphores belong to one event loop; a caller that runs several
         # loops in turn (asyncio.run per batch) gets fresh ones for each.
         self._loop: asyncio.AbstractEventLoop | None = None
@@ -154,25 +157,51 @@ class OpenAIModel:
         log.info("%s: request failed: %s", self.spec, reason)
         return GenerateResult(text="", latency_s=time.perf_counter() - started, error=reason)
 
+    def _formats(self, request: GenerateRequest) -> list[tuple[str, dict[str, Any] | None]]:
+        """The ``response_format`` values to try for ``request``, best first, by name."""
+        schema = request.json_schema
+        ladder: list[tuple[str, dict[str, Any] | None]] = []
+        if schema is not None:
+            # OpenAI, vLLM and llama.cpp's C++ server take the json_schema form; llama-cpp-python's
+            # server takes the schema inside json_object.
+            ladder.append(
+                ("json_schema", {"type": "json_schema",
+                                 "json_schema": {"name": "answer", "schema": schema}})
+            )  # fmt: skip
+            ladder.append(("json_object+schema", {"type": "json_object", "schema": schema}))
+            if self.options.structured_output == "on":
+                # Insisted on: only the schema forms, and a refusal of both fails the call.
+                return [f for f in ladder if f[0] not in self._refused] or ladder[-1:]
+        if request.json_mode:
+            ladder.append(("json_object", {"type": "json_object"}))
+        ladder.append(("plain", None))
+        return [f for f in ladder if f[0] not in self._refused]
+
     async def _attempt(
         self, client: openai.AsyncOpenAI, request: GenerateRequest, started: float
     ) -> GenerateResult:
-        use_json = request.json_mode and self._json_mode_ok
-        try:
-            response = await self._call(client, request, use_json)
-        except _BadRequest:
-            if not use_json:
-                raise
-            # Some servers (older llama.cpp, a few proxies) reject response_format; the prompt
-            # still asks for JSON, so drop the parameter and remember that for later calls.
-            response = await self._call(client, request, False)
-            if self._json_mode_ok:
-                log.info("%s: endpoint rejects response_format; sending without it", self.spec)
-            self._json_mode_ok = False
+        formats = self._formats(request)
+        for k, (name, response_format) in enumerate(formats):
+            try:
+                response = await self._call(client, request, response_format)
+                break
+            except _BadRequest as e:
+                if k + 1 == len(formats):
+                    if response_format is not None and self.options.structured_output == "on":
+                        raise _Fatal(f"{e} (the endpoint refused the JSON schema)") from e
+                    raise
+                # Some servers (older llama.cpp, a few proxies) reject response_format or one of
+                # its forms; the prompt still asks for JSON, so step down and remember that.
+                if name not in self._refused:
+                    self._refused.add(name)
+                    log.info("%s: endpoint rejects response_format %s", self.spec, name)
         return _to_result(response, request, time.perf_counter() - started)
 
     async def _call(
-        self, client: openai.AsyncOpenAI, request: GenerateRequest, use_json: bool
+        self,
+        client: openai.AsyncOpenAI,
+        request: GenerateRequest,
+        response_format: dict[str, Any] | None,
     ) -> bytes:
         body: dict[str, Any] = {
             "model": self.model,
@@ -180,8 +209,8 @@ class OpenAIModel:
             "max_tokens": request.max_tokens,
             "temperature": request.temperature,
         }
-        if use_json:
-            body["response_format"] = {"type": "json_object"}
+        if response_format is not None:
+            body["response_format"] = response_format
         timeout = self.options.timeout_s
         try:
             # The SDK's generic post keeps its auth, URLs, timeouts and error types but skips
@@ -201,10 +230,14 @@ class OpenAIModel:
             raise _Retryable(f"timed out after {timeout:g} s") from e
         except openai.APIConnectionError as e:
             raise _Retryable(f"connection error: {e}") from e
-        except openai.BadRequestError as e:
-            raise _BadRequest(f"HTTP 400: {_short(e.message)}") from e
+        except (openai.BadRequestError, openai.UnprocessableEntityError) as e:
+            raise _BadRequest(f"HTTP {e.status_code}: {_short(e.message)}") from e
         except openai.APIStatusError as e:
             reason = f"HTTP {e.status_code}: {_short(e.message)}"
+            if response_format is not None and "response_format" in str(e.message):
+                # llama-cpp-python's server answers a response_format it cannot parse with
+                # HTTP 500 naming the field: a refusal of the shape, not a server fault.
+                raise _BadRequest(reason) from e
             if is_retryable_status(e.status_code):
                 raise _Retryable(reason, parse_retry_after(e.response.headers)) from e
             raise _Fatal(reason) from e

@@ -5,8 +5,12 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Literal
 
 from umb._errors import ConfigError
+
+StructuredOutput = Literal["auto", "on", "off"]
+STRUCTURED_OUTPUTS: tuple[StructuredOutput, ...] = ("auto", "on", "off")
 
 
 def _base_url_from_env() -> str | None:
@@ -49,6 +53,16 @@ class ModelOptions:
     """``hf/…`` only: torch device such as ``cpu`` or ``cuda:0``; None picks CUDA if present."""
     allow_download: bool = False
     """``hf/…`` only: allow fetching weights from the Hub (off: local files and cache only)."""
+    structured_output: StructuredOutput = "auto"
+    """Requests that carry a JSON schema: ``auto`` sends it where the backend takes one (and
+    drops it if an endpoint refuses it), ``on`` insists (an endpoint that refuses it fails the
+    call; an answerer backend that cannot take one is refused at load), ``off`` never sends it."""
+    n_ctx: int | None = None
+    """``llamacpp/…`` only: context size in tokens; None takes the model's own."""
+    threads: int | None = None
+    """``llamacpp/…`` only: CPU threads; None lets llama.cpp choose."""
+    seed: int = 0
+    """``llamacpp/…`` only: sampling seed, fixed so a rerun gives the same text."""
 
     def __post_init__(self) -> None:
         if self.concurrency < 1:
@@ -66,6 +80,15 @@ class ModelOptions:
             raise ConfigError(f"max_tokens must be at least 1, not {self.max_tokens}")
         if self.temperature is not None and self.temperature < 0:
             raise ConfigError(f"temperature must be 0 or more, not {self.temperature}")
+        if self.structured_output not in STRUCTURED_OUTPUTS:
+            raise ConfigError(
+                f"structured output must be one of {', '.join(STRUCTURED_OUTPUTS)}, "
+                f"not {self.structured_output!r}"
+            )
+        if self.n_ctx is not None and self.n_ctx < 16:
+            raise ConfigError(f"n_ctx must be at least 16, not {self.n_ctx}")
+        if self.threads is not None and self.threads < 1:
+            raise ConfigError(f"threads must be at least 1, not {self.threads}")
         if self.replicas and not self.base_url:
             raise ConfigError("replicas need a base_url: give --base-url once per endpoint")
         if not self.api_key_env:

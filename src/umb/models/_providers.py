@@ -1,4 +1,5 @@
-"""The built-in model providers: ``offline``, ``oracle``, ``openai/<model>``, ``hf/<path>``.
+"""The built-in model providers: ``offline``, ``oracle``, ``openai/<model>``, ``hf/<path>``,
+``llamacpp/<file.gguf | name>``.
 
 A provider turns the part of a spec after ``<provider>/`` into a backend and the identity its
 responses are cached under (``("", "", "")``: not cached). Language-model backends are imported
@@ -45,4 +46,14 @@ def hf(name: str, options: ModelOptions) -> tuple[ModelAPI, CacheIdentity]:
     return HFModel(name, options), ("hf", name, "")
 
 
-BUILTIN_PROVIDERS: tuple[str, ...] = ("offline", "oracle", "openai", "hf")
+@provider("llamacpp", form="llamacpp/<file.gguf | name>")
+def llamacpp(name: str, options: ModelOptions) -> tuple[ModelAPI, CacheIdentity]:
+    """A GGUF model run in process by llama.cpp (extra ``llamacpp``)."""
+    from umb.models._llamacpp import LlamaCppModel  # llama-cpp-python: extra "llamacpp"
+
+    model = LlamaCppModel(name, options)
+    # The file's name, not its path: the same model installed elsewhere still hits the cache.
+    return model, ("llamacpp", model.path.name, "")
+
+
+BUILTIN_PROVIDERS: tuple[str, ...] = ("offline", "oracle", "openai", "hf", "llamacpp")

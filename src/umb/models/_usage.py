@@ -52,12 +52,15 @@ class RoleUsage:
     """Completion tokens of requests served from the cache."""
     latencies_s: list[float] = field(default_factory=list)
     """Wall time of each successful request that was sent (cache hits excluded)."""
+    first_error: str | None = None
+    """The error of the first failed request, so a summary can say why calls failed."""
 
     def add(self, result: GenerateResult) -> None:
         """Count one result."""
         self.requests += 1
         if result.error is not None:
             self.errors += 1
+            self.first_error = self.first_error or result.error
             return
         if result.cached:
             self.cached += 1
@@ -81,6 +84,8 @@ class RoleUsage:
             "latency_p50_s": round(percentile(self.latencies_s, 50), 6),
             "latency_p95_s": round(percentile(self.latencies_s, 95), 6),
         }
+        if self.first_error is not None:
+            out["first_error"] = self.first_error
         if include_latencies:
             out["latencies_s"] = list(self.latencies_s)
         return out
@@ -128,6 +133,7 @@ class UsageMeter:
                 for key in SUMMED_COUNTS:
                     setattr(usage, key, getattr(usage, key) + int(counts.get(key, 0)))
                 usage.latencies_s.extend(float(x) for x in counts.get("latencies_s", ()))
+                usage.first_error = usage.first_error or counts.get("first_error")
 
     def role(self, role: Role) -> RoleUsage:
         """A copy of the usage of ``role`` (zeros if it made no request)."""
@@ -142,6 +148,7 @@ class UsageMeter:
                 cached_input_tokens=usage.cached_input_tokens,
                 cached_output_tokens=usage.cached_output_tokens,
                 latencies_s=list(usage.latencies_s),
+                first_error=usage.first_error,
             )
 
     def roles(self) -> list[str]:

@@ -16,6 +16,7 @@ from dataclasses import asdict, dataclass, field
 
 from umb._errors import ConfigError, EndpointError
 from umb.bench import Dialogue, Session
+from umb.bench._records import TEMPLATE
 from umb.models import GenerateRequest, GenerateResult, ModelAPI
 from umb.render._assemble import RenderedDialogue, assemble
 from umb.render._audit import FOUND, MISSING, UNSURE, Finding, SessionAuditor, scrub
@@ -39,7 +40,8 @@ class LLMRenderConfig:
     """How the LLM renderer writes, checks and repairs.
 
     Attributes:
-        model: The renderer's model spec (``openai/<model>`` or ``hf/<path>``).
+        model: The renderer's model spec (``openai/<model>``, ``hf/<path>`` or
+            ``llamacpp/<file.gguf | name>``).
         verifier: Model spec that votes on facts matching cannot decide (None: undecided facts
             count as missing and are repaired).
         votes: Verifier votes per undecided fact; the majority of valid votes decides.
@@ -56,10 +58,10 @@ class LLMRenderConfig:
     repair_attempts: int = 2
 
     def __post_init__(self) -> None:
-        if self.model.split("/", 1)[0] not in ("openai", "hf") or "/" not in self.model:
+        if self.model.split("/", 1)[0] not in ("openai", "hf", "llamacpp") or "/" not in self.model:
             raise ConfigError(
-                f"the llm renderer needs a language model (openai/<model> or hf/<path>), "
-                f"not {self.model!r}"
+                "the llm renderer needs a language model (openai/<model>, hf/<path> or "
+                f"llamacpp/<file.gguf | name>), not {self.model!r}"
             )
         if self.votes < 1 or self.repair_rounds < 0:
             raise ConfigError("votes must be >= 1 and repair rounds >= 0")
@@ -86,7 +88,13 @@ class _Work:
     plan: SessionPlan
     auditor: SessionAuditor
     lines: list[WorkLine]
+    rendered_by: str
+    """The writer's spec, or ``template`` when the session kept its skeleton text."""
     findings: dict[str, Finding] = field(default_factory=dict)
+
+    @property
+    def by_model(self) -> bool:
+        return self.rendered_by != TEMPLATE
 
 
 class LLMRenderer:
@@ -131,13 +139,16 @@ class LLMRenderer:
             )
         )
         await asyncio.gather(*(self._audit(w, stats) for w in works))
-        stats.missing_after_write = sum(len(_missing(w)) for w in works)
+        # Coverage and repair are about what the model wrote: a session that fell back keeps
+        # the template's text, which no model call should patch or take credit for.
+        stats.missing_after_write = sum(len(_missing(w)) for w in works if w.by_model)
         for _ in range(self.config.repair_rounds):
-            todo = [w for w in works if _missing(w)]
+            todo = [w for w in works if w.by_model and _missing(w)]
             if not todo:
                 break
             await asyncio.gather(*(self._repair(w, stats) for w in todo))
-        return assemble(plan, [(w.plan, w.lines, w.findings) for w in works], asdict(stats))
+        done = [(w.plan, w.lines, w.findings, w.rendered_by) for w in works]
+        return assemble(plan, done, asdict(stats))
 
     async def _write(
         self, plan: SessionPlan, skeleton: Session, names: Sequence[str], stats: RenderStats
@@ -156,7 +167,7 @@ class LLMRenderer:
                 continue
             leaks = auditor.leaks(lines)
             if not leaks:
-                return _Work(plan, auditor, [WorkLine(r, t) for r, t in lines])
+                return _Work(plan, auditor, [WorkLine(r, t) for r, t in lines], self.writer.spec)
             stats.leaking_replies += 1
             leaky = (lines, {i for i, _ in leaks})
             problem = _leak_problem(leaks)
@@ -164,16 +175,16 @@ class LLMRenderer:
             kept = scrub(*leaky)
             if len(kept) >= 2:
                 stats.scrubbed_sessions += 1
-                return _Work(plan, auditor, [WorkLine(r, t) for r, t in kept])
+                return _Work(plan, auditor, [WorkLine(r, t) for r, t in kept], self.writer.spec)
         stats.fallback_sessions += 1
-        return _Work(plan, auditor, [WorkLine(t.role, t.text) for t in skeleton.turns])
+        return _Work(plan, auditor, [WorkLine(t.role, t.text) for t in skeleton.turns], TEMPLATE)
 
     async def _audit(self, work: _Work, stats: RenderStats) -> None:
         lines = [(x.role, x.text) for x in work.lines]
         findings = work.auditor.audit(lines)
         required = {f.id for f in work.plan.required_facts()}
         unsure = [f for f in findings.values() if f.status == UNSURE and f.fact_id in required]
-        if unsure and self.verifier is not None:
+        if unsure and self.verifier is not None and work.by_model:
             verdicts = await asyncio.gather(*(self._verify(work, lines, f, stats) for f in unsure))
             for f, yes in zip(unsure, verdicts, strict=True):
                 findings[f.fact_id] = (

@@ -48,6 +48,8 @@ class Endpoint:
         max_retries: Retries on HTTP 429, 5xx and timeouts.
         cache_path: Response cache (default ``OUT/render/cache.sqlite``).
         cache: Use the response cache at all.
+        threads: ``llamacpp/…`` only: CPU threads (None: llama.cpp's choice).
+        n_ctx: ``llamacpp/…`` only: context size (None: the model's own).
     """
 
     base_url: str | None = None
@@ -57,6 +59,8 @@ class Endpoint:
     max_retries: int = 5
     cache_path: Path | None = None
     cache: bool = True
+    threads: int | None = None
+    n_ctx: int | None = None
 
 
 @dataclass(frozen=True)
@@ -128,6 +132,8 @@ def _options(job: RenderJob, work: WorkDir) -> ModelOptions:
         timeout_s=ep.timeout_s,
         max_retries=ep.max_retries,
         cache_path=(ep.cache_path or work.root / CACHE) if ep.cache else None,
+        threads=ep.threads,
+        n_ctx=ep.n_ctx,
     )
 
 
@@ -229,6 +235,7 @@ def _write_outputs(job: RenderJob, source: _Source, work: WorkDir) -> dict[str, 
     counts: dict[str, Any] = {"dialogues": 0, "sessions": 0, "turns": 0, "questions": 0}
     per_family: dict[str, int] = {}
     dropped: dict[str, int] = {}
+    by_renderer: dict[str, int] = {}
     reports: list[dict[str, Any]] = []
     counts_cfg: dict[str, int] = dict(source.config["questions"])
     with AtomicJsonlWriter(out / DIALOGUES) as dw, AtomicJsonlWriter(out / QUESTIONS) as qw:
@@ -241,6 +248,9 @@ def _write_outputs(job: RenderJob, source: _Source, work: WorkDir) -> dict[str, 
             qw.write_many(kept)
             counts["dialogues"] += 1
             counts["sessions"] += len(cp.dialogue.sessions)
+            for session in cp.dialogue.sessions:
+                who = session.rendered_by or "unknown"
+                by_renderer[who] = by_renderer.get(who, 0) + 1
             counts["turns"] += sum(len(s.turns) for s in cp.dialogue.sessions)
             counts["questions"] += len(kept)
             for q in kept:
@@ -251,15 +261,19 @@ def _write_outputs(job: RenderJob, source: _Source, work: WorkDir) -> dict[str, 
     for name in (WORLD, FACTS):
         shutil.copyfile(source.bench.root / name, out / name)
     counts["facts"] = len(source.bench.facts)
+    counts["sessions_by_renderer"] = dict(sorted(by_renderer.items()))
     counts["questions_per_family"] = dict(sorted(per_family.items()))
     counts["questions_dropped_per_family"] = dict(sorted(dropped.items()))
     coverage = _coverage(reports, per_family, dropped)
+    coverage["total"]["sessions_by_renderer"] = counts["sessions_by_renderer"]
     atomic_write_bytes(work.root / COVERAGE, dumps_pretty(coverage))
     config = {**source.config, "renderer": {"kind": "llm", **asdict(job.config)}}
     extra: dict[str, Any] = {"render": coverage["total"]}
     if source.bench.manifest.get("shard"):
         extra["shard"] = source.bench.manifest["shard"]
     generator = f"umb {__version__} llm renderer ({job.config.model})"
+    if not by_renderer.get(job.config.model):
+        generator += ", every session fell back to the template text"
     return write_manifest(out, generator=generator, config=config, counts=counts, extra=extra)
 
 
@@ -268,7 +282,10 @@ def _coverage(
 ) -> dict[str, Any]:
     keys = ("required_facts", "found_by_match", "found_by_verifier", "repaired", "missing")
     facts = {k: sum(r[k] for r in reports) for k in keys}
-    required = max(1, facts["required_facts"])
+    facts["missing_in_template_sessions"] = sum(
+        r.get("missing_in_template_sessions", 0) for r in reports
+    )
+    required = facts["required_facts"]
     families = {}
     for fam in sorted(set(kept) | set(dropped)):
         k, d = kept.get(fam, 0), dropped.get(fam, 0)
@@ -283,7 +300,8 @@ def _coverage(
         "verifier_requests",
     )
     total = {
-        "fact_coverage": round(1 - facts["missing"] / required, 4),
+        # Over the facts the model had to write; None when it wrote no session at all.
+        "fact_coverage": round(1 - facts["missing"] / required, 4) if required else None,
         "facts": facts,
         "families": families,
         **{k: sum(r[k] for r in reports) for k in cost_keys},

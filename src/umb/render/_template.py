@@ -13,6 +13,7 @@ from datetime import date, datetime, timedelta
 
 from umb._tokens import estimate_tokens
 from umb.bench import Dialogue, Fact, Interlocutor, Session, Turn
+from umb.bench._records import TEMPLATE
 from umb.render import _kindtalk as K
 from umb.render import _phrases as P
 from umb.render._chat import small_talk, transition
@@ -244,7 +245,7 @@ class TemplateRenderer:
                 Turn(f"{sid}:T{j:04d}", r, ch.name if r == "assistant" else other, text, ids)
                 for j, (r, text, ids) in enumerate(lines, start=1)
             )
-            out.append(Session(sid, s.at, turns))
+            out.append(Session(sid, s.at, turns, TEMPLATE))
         return Dialogue(dialogue_id, ch.id, Interlocutor(other, role, scene), tuple(out))
 
 

@@ -52,7 +52,7 @@ def fmt_score(block: dict[str, Any]) -> str:
 def format_leaderboard(results: dict[str, Any]) -> str:
     """A fixed-width text table of a ``results.json``, for printing after a run."""
     header = ("system", "model", "task-balanced [95% CI]", "sample-weighted [95% CI]",
-              "invalid", "ctx tok", "n")  # fmt: skip
+              "invalid", "errors", "ctx tok", "n")  # fmt: skip
     lines = [header]
     for r in leaderboard_rows(results.get("groups", [])):
         tokens = r["context_tokens_mean"]
@@ -63,12 +63,13 @@ def format_leaderboard(results: dict[str, Any]) -> str:
                 fmt_score(r["task_balanced"]),
                 fmt_score(r["sample_weighted"]),
                 f"{100 * r['invalid_json_rate']:.1f}%",
+                str(r["errors"]),
                 "–" if tokens is None else f"{tokens:,.0f}",
                 str(r["n"]),
             )
         )
     widths = [max(len(row[i]) for row in lines) for i in range(len(header))]
-    numeric = {4, 5, 6}
+    numeric = {4, 5, 6, 7}
     out = []
     for k, row in enumerate(lines):
         cells = [

@@ -1,7 +1,7 @@
 """The run: prompts, the resumable runner, the run directory and its traces, results."""
 
 from umb.run._capture import RUN_LOG, capture_third_party
-from umb.run._config import RunConfig, parse_granularity, parse_systems
+from umb.run._config import RunConfig, parse_granularity, parse_structured_output, parse_systems
 from umb.run._log import read_records
 from umb.run._options import ExecutorOptions, ScoringOptions
 from umb.run._prompts import (
@@ -38,6 +38,7 @@ __all__ = [
     "capture_third_party",
     "family_instruction_text",
     "parse_granularity",
+    "parse_structured_output",
     "parse_systems",
     "prompt_sha256",
     "read_records",

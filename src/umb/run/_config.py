@@ -21,6 +21,7 @@ from umb.bench import Benchmark
 from umb.memory import Granularity, MemoryConfig, memory_system_class, memory_system_names
 from umb.memory._api import GRANULARITIES
 from umb.models import ModelOptions
+from umb.models._options import STRUCTURED_OUTPUTS, StructuredOutput
 from umb.run._options import ExecutorOptions, ScoringOptions
 from umb.run._profiles import PROFILE_VERSION
 from umb.run._prompts import PROMPT_VERSION
@@ -33,7 +34,9 @@ RUN_FORMAT: Final = "umb-run"
 RUN_FORMAT_VERSION: Final = 1
 
 #: Packages whose versions the header records (those that can change a number).
-_PACKAGES: Final = ("unifiedmembench", "numpy", "bm25s", "wordllama", "openai", "rapidfuzz")
+_PACKAGES: Final = (
+    "unifiedmembench", "numpy", "bm25s", "wordllama", "openai", "rapidfuzz", "llama_cpp_python"
+)  # fmt: skip
 
 
 @dataclass(frozen=True)
@@ -109,6 +112,16 @@ def parse_systems(text: str) -> tuple[str, ...]:
     return tuple(s.strip() for s in text.split(",") if s.strip())
 
 
+def parse_structured_output(text: str) -> StructuredOutput:
+    """Check a ``--structured-output`` value."""
+    for mode in STRUCTURED_OUTPUTS:
+        if mode == text:
+            return mode
+    raise ConfigError(
+        f"--structured-output must be one of {', '.join(STRUCTURED_OUTPUTS)}, not {text!r}"
+    )
+
+
 def parse_granularity(text: str) -> Granularity:
     """Check a granularity name."""
     for g in GRANULARITIES:
@@ -182,6 +195,7 @@ def build_header(config: RunConfig, bench: Benchmark, systems: list[str]) -> dic
             "granularity": config.memory.granularity,
             "max_input_tokens": config.memory.max_input_tokens,
             "policy": scoring.policy,
+            "structured_output": config.options.structured_output,
             "max_tokens": config.max_tokens,
             "temperature": 0.0,
             "judge_votes": scoring.judge_votes if native_judge else None,
@@ -201,7 +215,8 @@ def _identity(header: dict[str, Any]) -> dict[str, Any]:
         "format_version": header.get("format_version"),
         "benchmark": (header.get("benchmark") or {}).get("content_hash"),
         "models": header.get("models"),
-        "parameters": header.get("parameters"),
+        # Runs made before --structured-output existed sent no schema.
+        "parameters": {"structured_output": "off", **(header.get("parameters") or {})},
         "scorers": header.get("scorers"),
         # Runs made before --scorer existed were scored by umb's rules.
         "scorer": header.get("scorer") or {"name": NATIVE_SCORER},

@@ -17,6 +17,7 @@ from umb._errors import ConfigError
 from umb.bench import Question
 from umb.interop._profile import current_date_line
 from umb.models._api import GenerateRequest, Message
+from umb.run._schemas import answer_schema
 
 PROMPT_VERSION: Final = "1"
 
@@ -257,6 +258,8 @@ def build_request(
         max_tokens=max_tokens,
         temperature=temperature,
         json_mode=True,
+        # Backends that take a schema decode under it (``--structured-output``); others ignore it.
+        json_schema=answer_schema(question.family),
         task=task,
     )
 

@@ -30,6 +30,7 @@ from umb.memory import MemorySystem, build_memory
 from umb.models import LoadedModel, ModelOptions, Role, UsageMeter, load_model
 from umb.run._benchcheck import check_benchmark
 from umb.run._config import RunConfig, build_header, check_header
+from umb.run._failures import CallFailures, count_failures
 from umb.run._log import HEADER, INVOCATIONS, RECORDS, RecordLog, append_line, run_lock
 from umb.run._record import answer_question
 from umb.run._results import write_results
@@ -53,6 +54,7 @@ class RunOutcome:
         written: Records written by this call.
         skipped: Records of this call's selection that were already in the log.
         elapsed_s: Wall time of the call.
+        failures: The failed model calls of the selection and of this call's other roles.
     """
 
     run_dir: Path
@@ -60,6 +62,7 @@ class RunOutcome:
     written: int
     skipped: int
     elapsed_s: float
+    failures: CallFailures
 
 
 def run_eval(config: RunConfig, *, progress: bool | None = None) -> RunOutcome:
@@ -139,7 +142,9 @@ async def arun_eval(config: RunConfig, *, progress: bool | None = None) -> RunOu
         results = write_results(
             config.out, header, log.records, selection, seed=config.scoring.seed
         )
-    return RunOutcome(config.out, results, written, skipped, time.perf_counter() - started)
+        failures = count_failures(log.records, selection, meter.to_dict())
+    elapsed = time.perf_counter() - started
+    return RunOutcome(config.out, results, written, skipped, elapsed, failures)
 
 
 def _open_header(config: RunConfig, bench: Benchmark) -> dict[str, Any]:

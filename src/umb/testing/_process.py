@@ -77,6 +77,17 @@ def _read_ready_line(stream: IO[str], timeout_s: float) -> str | None:
         return None
 
 
+def stop_process(proc: subprocess.Popen[Any], timeout_s: float = 10.0) -> None:
+    """End a server process we started: SIGTERM, then SIGKILL if it is still there after
+    ``timeout_s``."""
+    proc.terminate()
+    try:
+        proc.wait(timeout=timeout_s)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.wait()
+
+
 @contextmanager
 def running_server(
     *,
@@ -139,12 +150,7 @@ def running_server(
                 raise RuntimeError(f"test server did not start: {errors.read()[-2000:]}")
             yield OpenAIServer(line[len(READY_PREFIX) :].strip())
         finally:
-            proc.terminate()
-            try:
-                proc.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                proc.kill()
-                proc.wait()
+            stop_process(proc)
             if proc.stdout is not None:
                 proc.stdout.close()
             errors.close()

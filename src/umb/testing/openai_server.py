@@ -102,7 +102,11 @@ def build_app(script: Script) -> Any:
         stats.models.add(model)
         has_format = "response_format" in body
         stats.response_format_requests += has_format
-        stats.recent.append({"model": model, "messages": messages, "json_mode": has_format})
+        shape = body.get("response_format")
+        kind = shape.get("type") if isinstance(shape, dict) else None
+        stats.recent.append(
+            {"model": model, "messages": messages, "json_mode": has_format, "format": kind}
+        )
         if settings.reject_response_format and has_format:
             return error(400, "response_format is not supported by this server")
         rule = script.pick(messages)

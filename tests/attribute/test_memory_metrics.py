@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import json
+import shutil
 from pathlib import Path
 
 import pytest
@@ -149,3 +150,24 @@ def test_report_shows_the_metrics_beside_qa_accuracy(run: Path, tmp_path: Path) 
     assert "QA task-balanced" in table
     assert "rag_bm25 · offline: not measured (keeps raw turns" in html
     assert "the facts and units behind the numbers" in html and "Missed facts" in html
+
+
+def test_only_the_recorded_dialogues_are_parsed_and_a_traced_one_without_records_still_counts(
+    run: Path, tmp_path: Path
+) -> None:
+    """A run's metrics parse the dialogues its records name; one its traces ingested without a
+    record yet (a run stopped mid-dialogue) is read afterwards, so no row is lost."""
+    from umb.attribute._memory_metrics_run import MemoryMetricsRun
+
+    copy = tmp_path / "run"
+    shutil.copytree(run, copy)
+    lines = (copy / "records.jsonl").read_text(encoding="utf-8").splitlines(keepends=True)
+    first = json.loads(lines[0])["dialogue_id"]
+    kept = [line for line in lines if json.loads(line)["dialogue_id"] == first]
+    (copy / "records.jsonl").write_text("".join(kept), encoding="utf-8")
+    metrics = MemoryMetricsRun(copy)
+    assert set(metrics.dialogues) == {first}
+    again = metrics.finish(write=False)
+    assert len(metrics.dialogues) > 1
+    full = memory_metrics_run(run, write=False)
+    assert json.dumps(again, sort_keys=True) == json.dumps(full, sort_keys=True)

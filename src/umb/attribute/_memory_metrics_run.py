@@ -10,7 +10,7 @@ count) and the headline rates under ``memory_metrics`` in ``RUN/results.json``.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Callable, Collection, Iterator
 from pathlib import Path
 from typing import Any, Final
 
@@ -22,11 +22,14 @@ from umb.attribute._memory_units import has_memory_units, memory_units
 from umb.attribute._run import bench_dir, run_traces
 from umb.bench import Benchmark
 from umb.memory import memory_system_class
-from umb.run._log import HEADER
+from umb.run._log import HEADER, RECORDS, read_records
 from umb.run._results import add_to_results
 from umb.scoring._aggregate import bootstrap_ratio_ci
 from umb.trace import Trace, read_trace
 from umb.trace._gc import paused_gc
+
+DialogueFacts = tuple[str, list[tuple[str, str, tuple[str, ...]]]]
+"""A dialogue's character id and :func:`stated_facts`."""
 
 MEMORY_METRICS: Final = "memory_metrics.json"
 MEMORY_METRICS_DETAIL: Final = "memory_metrics.jsonl"
@@ -114,8 +117,9 @@ def summarise_system(system: str, rows: list[dict[str, Any]], seed: int = 0) -> 
 def system_rows(
     trace: Trace,
     system: str | None,
-    dialogues: dict[str, tuple[str, list[tuple[str, str, tuple[str, ...]]]]],
+    dialogues: dict[str, DialogueFacts],
     gold: GoldIndex,
+    more: Callable[[set[str]], dict[str, DialogueFacts]] | None = None,
 ) -> list[dict[str, Any]]:
     """The dialogue rows of one system's trace (dialogues it ingested, in benchmark order).
 
@@ -124,8 +128,13 @@ def system_rows(
         system: Its name, for a trace shared by several systems (None: every operation).
         dialogues: Dialogue id -> (character id, :func:`stated_facts`), in benchmark order.
         gold: The benchmark's gold.
+        more: Reads the stated facts of dialogues the trace ingested that ``dialogues`` lacks
+            (added to it, after the rest); without it such dialogues get no row.
     """
     units = memory_units(trace, system)
+    missing = {did for did, u in units.items() if u.ingested and did not in dialogues}
+    if missing and more is not None:
+        dialogues.update(more(missing))
     rows = []
     for did, (character_id, sessions) in dialogues.items():
         mine = units.get(did)
@@ -138,10 +147,19 @@ def system_rows(
 
 
 def dialogue_facts(
-    bench: Benchmark, gold: GoldIndex
-) -> dict[str, tuple[str, list[tuple[str, str, tuple[str, ...]]]]]:
-    """Every dialogue's character and stated facts per session (read once per run)."""
-    return {d.id: (d.character_id, stated_facts(d, gold)) for d in bench.iter_dialogues()}
+    bench: Benchmark, gold: GoldIndex, only: Collection[str] | None = None
+) -> dict[str, DialogueFacts]:
+    """Each dialogue's character and stated facts per session (``only``: just those dialogues;
+    the others are not parsed)."""
+    return {d.id: (d.character_id, stated_facts(d, gold)) for d in bench.iter_dialogues(only)}
+
+
+def _recorded_dialogues(run: Path) -> set[str]:
+    """The dialogues the run's records name: those its systems ingested, but for a dialogue
+    begun when the run stopped (:func:`system_rows` reads that one when a trace holds it)."""
+    keep = ("system", "question_id", "dialogue_id")
+    records = read_records(run / RECORDS, keep=lambda r: {k: r.get(k) for k in keep})
+    return {str(r["dialogue_id"]) for r in records}
 
 
 class MemoryMetricsRun:
@@ -174,7 +192,9 @@ class MemoryMetricsRun:
         self.systems = [str(s) for s in header.get("systems") or sorted(self.paths)]
         self.seed = seed
         self.gold = GoldIndex(self.bench.facts, self.bench.world) if self.bench.facts else None
-        self.dialogues = dialogue_facts(self.bench, self.gold) if self.gold else {}
+        # A run of 100 dialogues of a 1,000-dialogue benchmark parses those 100 only.
+        wanted = _recorded_dialogues(self.run)
+        self.dialogues = dialogue_facts(self.bench, self.gold, wanted) if self.gold else {}
         self.results: dict[str, dict[str, Any]] = {}
         self.skipped: dict[str, str] = {}
         self.rows: dict[str, list[dict[str, Any]]] = {}
@@ -189,9 +209,14 @@ class MemoryMetricsRun:
             if not has_memory_units(trace) and not _stores_nothing(name):
                 self.skipped[name] = "keeps raw turns: no memory units in its trace"
                 continue
-            rows = system_rows(trace, name if system == "" else None, self.dialogues, self.gold)
+            rows = system_rows(trace, name if system == "" else None, self.dialogues, self.gold,
+                               self._more)  # fmt: skip
             self.rows[name] = rows
             self.results[name] = summarise_system(name, rows, self.seed)
+
+    def _more(self, ids: set[str]) -> dict[str, DialogueFacts]:
+        assert self.gold is not None
+        return dialogue_facts(self.bench, self.gold, ids)
 
     def finish(self, *, write: bool = True) -> dict[str, Any]:
         """Measure the systems not added yet, write the files (when ``write``), return the

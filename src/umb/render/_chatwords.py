@@ -208,7 +208,7 @@ VERDICTS: dict[str, tuple[str, ...]] = {
              "hilarious", "perfect", "inspired", "love it", "genius", "lovely", "spot on",
              "gorgeous", "top marks"),
     "bad": ("tragic", "ouch", "rotten luck", "what a pain", "poor you", "brutal", "nightmare",
-            "grim", "harsh", "typical Monday", "not ideal", "awful"),
+            "grim", "harsh", "unlucky", "not ideal", "awful"),
 }  # fmt: skip
 ASK_ABOUT = (
     "What did {name} make of the {noun}?", "Where's the {noun} going to live?",

@@ -124,7 +124,7 @@ CALLBACK_REPLIES: dict[str, tuple[str, ...]] = {
     ),
     "good": (
         "Ha, yes, I {summary} {when}. Good times, mostly.",
-        "Oh, when I {summary}? That was {when}. I'd do it again tomorrow.",
+        "I {summary} {when}, and I'd do it again in a heartbeat.",
     ),
     "bad": (
         "Ugh, yes, I {summary} {when}. Not my favourite memory.",
@@ -150,7 +150,7 @@ REACTIONS: dict[str, tuple[str, ...]] = {
         "Oh no, and then what?", "That sounds like a lot.", "That must have been a relief.",
         "Oh no.", "Ugh, I'm sorry.", "That's rotten luck.", "Oof, that sounds stressful.",
         "Poor you!", "What a pain.", "That's the last thing you needed.", "Oh, that's awful.",
-        "I hope you're okay.", "How rubbish.", "Of all the weeks for that.", "Oh, mate.",
+        "I hope you're okay.", "How rubbish.", "Of all the luck.", "Oh, mate.",
         "Sorry, that sounds horrible.",
     ),
 }  # fmt: skip

@@ -120,6 +120,7 @@ def test_subject_check_and_fabrication_vocabulary() -> None:
         "A/F1": Fact("A/F1", "C1", "A", at, "city", "Lisbon", "Ann's city was Lisbon."),
         "B/F1": Fact("B/F1", "C2", "B", at, "city", "Oslo", "Bo's city was Oslo."),
         "B/F2": Fact("B/F2", "C2", "B2", "2021-01-01T00:00", "city", "Lima", "Bo moved to Lima."),
+        "B/F3": Fact("B/F3", "C2", "B3", at, "pet_name", "Ann", "Bo's cat is Ann."),
     }
     world = {"characters": [
         {"id": "C1", "name": "Ann Lee", "first_name": "Ann"},
@@ -131,7 +132,12 @@ def test_subject_check_and_fabrication_vocabulary() -> None:
     assert gold.about("Ann Lee lives in Lisbon.", ann)
     assert gold.about("Lives in Lisbon.", ann)  # names nobody: the dialogue's character
     assert not gold.about("Bo Kim lives in Oslo.", ann)
-    assert sorted(gold.world_values("Ann Lee moved from Lisbon to Oslo.")) == ["Lisbon", "Oslo"]
+    moved = "Ann Lee moved from Lisbon to Oslo."
+    assert sorted(gold.world_values(moved)) == ["Ann", "Lisbon", "Oslo"]
+    assert sorted(gold.claims(moved, ann)) == ["Lisbon", "Oslo"]
+    # Naming the subject is no claim, though Bo's cat shares her name; Bo naming Ann is one.
+    assert gold.claims("Ann Lee's city was Lisbon.", ann) == ["Lisbon"]
+    assert "Ann" in gold.claims("Bo Kim's cat is Ann.", gold.people["C2"])
     assert gold.involved_since(ann, "Lisbon") == at
     assert gold.involved_since(ann, "Oslo") is None  # Bo's city, never Ann's: fabricated
     assert gold.involved_since(gold.people["C2"], "Lima") == "2021-01-01T00:00"

@@ -131,6 +131,12 @@ class GoldIndex:
                 if needle in hay:
                     yield value
 
+    def claims(self, text: str, person: Person) -> list[str]:
+        """The world values ``text`` states other than ``person``'s own name: a memory about
+        Olive Wolfe does not claim someone's cat "Olive" by naming her."""
+        own = {w.lower() for need in person.names for v in need.values for w in (v, *v.split())}
+        return [x for x in self.world_values(text) if x.lower() not in own]
+
     def involved_since(self, person: Person, value: str) -> str | None:
         """When the world first involves ``person`` with ``value``: the time of their earliest
         fact whose value states it (None: never). A fact's sentence says no more than its value,

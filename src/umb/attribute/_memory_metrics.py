@@ -125,7 +125,7 @@ def dialogue_metrics(dg: DialogueGold, units: DialogueUnits, gold: GoldIndex) ->
             if about:
                 # In a unit about a known fact a wrong value is a wrong slot; elsewhere only an
                 # attribute's value (a city, a partner) is a claim, not an incidental noun.
-                wrong = [x for x in gold.world_values(v.text)
+                wrong = [x for x in gold.claims(v.text, person)
                          if (facts_v or x in gold.attribute_values)
                          and ((t := gold.involved_since(person, x)) is None or t > started)]
                 if wrong:

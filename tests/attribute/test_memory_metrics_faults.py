@@ -5,7 +5,8 @@ from the baseline's by exactly what the fault did:
 
 - extraction: the facts missed now are the facts whose every holder in the baseline was written
   from a blinded sentence (a unit the blinded turns gave and that states the fact's value), plus
-  facts a decision of the same session took from a unit (reported with that operation);
+  facts a decision of the same session took from a unit (reported with that operation); only
+  ``summary`` gains facts, in the blinded session (its freed sentence budget);
 - update: recall unchanged; every new omission was made by an ``update`` the fault ran; a
   change whose new value was corrupted is no longer ``updated``;
 - deletion: the same, by the ``delete`` operations it ran.
@@ -73,15 +74,20 @@ def _passes(
     return asyncio.run(go())
 
 
-def _blinded_source(trace: Trace, node_id: str, fault: Fault, value: str) -> bool:
+def _blinded_source(
+    trace: Trace, node_id: str, fault: Fault, value: str, turns: dict[str, str]
+) -> bool:
     """Whether the unit holds ``value`` only in sentences written from a blinded one: its
-    source turns include a blinded turn, and each of its sentences stating the value states the
+    source turns include a blinded turn, no other source turn states the value (a look-alike
+    event told in the same session), and each of its sentences stating the value states the
     fault's fact too (a summary holds many facts, one sentence each)."""
     identity, version = node_id.rsplit("@", 1)
     node = trace.node(identity, int(version))
     assert node.writer is not None
     sources = trace.op(node.writer).attrs.get("source_turn_ids") or ()
     if not set(sources) & set(fault.turn_ids):
+        return False
+    if any(states(turns[t], need_of(value)) for t in sources if t not in fault.turn_ids):
         return False
     holding = [s for s in split_sentences(trace.value(node)) if states(s, need_of(value))]
     return bool(holding) and all(states(s, fault.need) for s in holding)
@@ -94,19 +100,26 @@ def test_extraction_fault_lowers_recall_by_exactly_the_blinded_facts(
     base_trace, passes = _passes(harness, system, "extraction", 4, seed=3)
     base = _rows(base_trace, gold)
     facts = gold[1].facts
+    turns = {t.id: t.text for d in gold[0].iter_dialogues() for t in d.turns()}
     lowered = 0
     for fault, trace, _ in passes:
         did = fault.question.dialogue_id
         before, after = base[did]["detail"], _rows(trace, gold)[did]["detail"]
         blinded = {fid for fid, e in before["extracted"].items()
-                   if all(_blinded_source(base_trace, u, fault, facts[fid].value)
+                   if all(_blinded_source(base_trace, u, fault, facts[fid].value, turns)
                           for u in e["units"])}  # fmt: skip
         newly = set(after["missed"]) - set(before["missed"])
         cascade = newly - blinded
         assert blinded <= newly, (fault.need, blinded - newly)
         assert cascade <= set(after["missed_removed_by"]), (fault.need, cascade)
-        assert not set(before["missed"]) - set(after["missed"]), fault.need
-        assert base[did]["extracted"] - _rows(trace, gold)[did]["extracted"] == len(newly)
+        gained = set(before["missed"]) - set(after["missed"])
+        if system == "summary":  # a blinded sentence frees its session's budget for another
+            blinded_sessions = {t.rsplit(":", 1)[0] for t in fault.turn_ids}
+            assert all(after["extracted"][f]["session_id"] in blinded_sessions for f in gained)
+        else:
+            assert not gained, fault.need
+        extracted_after = _rows(trace, gold)[did]["extracted"]
+        assert base[did]["extracted"] - extracted_after == len(newly) - len(gained)
         lowered += bool(blinded)
     # A summary keeps a few sentences per session: a blinded fact it never kept costs nothing.
     assert lowered >= 1

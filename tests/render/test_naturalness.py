@@ -13,7 +13,7 @@ from umb.bench._style import style_stats
 from umb.pipeline._generate import generate, resolve_config
 from umb.render import _chatwords as W
 from umb.render import _phrases as P
-from umb.render._kindtalk import MOOD
+from umb.render._kindtalk import mood_of
 from umb.render._values import matcher, normalise
 from umb.world._morph import base_verb
 
@@ -121,7 +121,7 @@ def test_reactions_fit_the_news(small: Benchmark) -> None:
         for t, nxt in zip(turns, turns[1:], strict=False):
             if t.role != "assistant" or not t.fact_ids or nxt.role != "user":
                 continue
-            mood = MOOD.get(kinds.get(t.fact_ids[0].split("/")[0], ""), "neutral")
+            mood = mood_of(kinds.get(t.fact_ids[0].split("/")[0], ""))
             said = re.sub(r"^Wait, [^?]+\? ", "", nxt.text)
             for other in wrong[mood]:
                 assert not any(said.startswith(r.rstrip(".!?")) for r in P.REACTIONS[other]), (

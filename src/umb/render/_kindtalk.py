@@ -388,9 +388,14 @@ MOOD: dict[str, str] = {
 }  # fmt: skip
 
 
+def mood_of(kind: str) -> str:
+    """How news of ``kind`` lands: ``good``, ``bad`` or ``neutral``."""
+    return MOOD.get(kind, "neutral")
+
+
 def reactions(kind: str) -> tuple[str, ...]:
     """The reactions that fit news of ``kind``: the neutral ones and those of its mood."""
-    mood = MOOD.get(kind, "neutral")
+    mood = mood_of(kind)
     neutral = P.REACTIONS["neutral"]
     return neutral if mood == "neutral" else neutral + P.REACTIONS[mood]
 

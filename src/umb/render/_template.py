@@ -114,7 +114,7 @@ class TemplateRenderer:
         for fid in line[2]:
             event = self.causes.get(fid.split("/", 1)[0])
             if event is not None:
-                return K.MOOD.get(event[0].kind, "neutral")
+                return K.mood_of(event[0].kind)
         return "neutral"
 
     def _profile_blocks(
@@ -150,7 +150,7 @@ class TemplateRenderer:
         summary = self._event_summary(e, ch)
         phrase = when(date.fromisoformat(e.at[:10]), date.fromisoformat(session_at[:10]), rng)
         ask = pick(rng, P.CALLBACKS).format(summary=second_person(summary))
-        mood = K.MOOD.get(e.kind, "neutral")
+        mood = K.mood_of(e.kind)
         replies = P.CALLBACK_REPLIES["neutral"] + P.CALLBACK_REPLIES.get(mood, ())
         reply = pick(rng, replies).format(summary=summary, when=phrase)
         # Both lines retell the event, so both state its fact and the slots its summary names

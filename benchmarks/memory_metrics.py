@@ -53,14 +53,14 @@ def main() -> int:
         metrics, init_wall, init_cpu = _timed(lambda: MemoryMetricsRun(out, bench=bench))
         handed = {"s": 0.0, "cpu": 0.0}
 
-        def add(system: str, trace: Any) -> None:
+        def add(system: str, dialogue: Any, dialogues: Any) -> None:
             # Time spent measuring inside attribution's loop belongs to the metrics.
             t, c = time.perf_counter(), time.process_time()
-            metrics.add(system, trace)
+            metrics.add_dialogue(system, dialogue, dialogues)
             handed["s"] += time.perf_counter() - t
             handed["cpu"] += time.process_time() - c
 
-        _, attr_wall, attr_cpu = _timed(lambda: attribute_run(out, bench=bench, on_trace=add))
+        _, attr_wall, attr_cpu = _timed(lambda: attribute_run(out, bench=bench, on_dialogue=add))
         summary, fin_wall, fin_cpu = _timed(metrics.finish)
         metrics_wall = init_wall + handed["s"] + fin_wall
         metrics_cpu = init_cpu + handed["cpu"] + fin_cpu

@@ -158,11 +158,9 @@ def test_report_shows_the_metrics_beside_qa_accuracy(run: Path, tmp_path: Path) 
     assert "the facts and units behind the numbers" in html and "Missed facts" in html
 
 
-def test_only_the_recorded_dialogues_are_parsed_and_a_traced_one_without_records_still_counts(
-    run: Path, tmp_path: Path
-) -> None:
-    """A run's metrics parse the dialogues its records name; one its traces ingested without a
-    record yet (a run stopped mid-dialogue) is read afterwards, so no row is lost."""
+def test_a_traced_dialogue_without_records_still_counts(run: Path, tmp_path: Path) -> None:
+    """A dialogue the traces ingested without a record yet (a run stopped mid-dialogue) is
+    measured like the others: the metrics follow the traces, dialogue by dialogue."""
     from umb.attribute._memory_metrics_run import MemoryMetricsRun
 
     copy = tmp_path / "run"
@@ -172,8 +170,7 @@ def test_only_the_recorded_dialogues_are_parsed_and_a_traced_one_without_records
     kept = [line for line in lines if json.loads(line)["dialogue_id"] == first]
     (copy / "records.jsonl").write_text("".join(kept), encoding="utf-8")
     metrics = MemoryMetricsRun(copy)
-    assert set(metrics.dialogues) == {first}
     again = metrics.finish(write=False)
-    assert len(metrics.dialogues) > 1
+    assert any(len(rows) > 1 for rows in metrics.rows.values())
     full = memory_metrics_run(run, write=False)
     assert json.dumps(again, sort_keys=True) == json.dumps(full, sort_keys=True)

@@ -3,6 +3,7 @@ per-dialogue traces agree with reading the whole trace, resumed attempts and tor
 
 from __future__ import annotations
 
+import gzip
 import json
 import shutil
 from collections import Counter
@@ -13,9 +14,10 @@ import pytest
 from umb import evaluate
 from umb._errors import DataError
 from umb.run import RunConfig, read_records, trace_path
-from umb.run._tracestream import read_dialogues, summarize_trace
+from umb.run._tracestream import summarize_trace
 from umb.run._traceview import RunTraceView
-from umb.trace import read_trace
+from umb.trace import read_dialogues, read_trace
+from umb.trace._file import gzip_member
 
 
 def _label(name: str, category: str) -> str:
@@ -44,7 +46,7 @@ def test_counts_match_the_whole_trace(run: Path, system: str) -> None:
 def test_a_retried_scope_is_counted_once(run: Path, tmp_path: Path) -> None:
     # A second, committed attempt of a question scope (what a resumed run appends) replaces the
     # first one in the counts, as in the reader.
-    lines = trace_path(run, "rag_bm25").read_bytes().splitlines(keepends=True)
+    lines = gzip.decompress(trace_path(run, "rag_bm25").read_bytes()).splitlines(keepends=True)
     begin = next(i for i, line in enumerate(lines) if b'"kind":"question"' in line)
     scope = json.loads(lines[begin])["scope"]
     again = []
@@ -64,13 +66,20 @@ def test_a_retried_scope_is_counted_once(run: Path, tmp_path: Path) -> None:
 def test_a_torn_last_line_is_an_issue_and_a_broken_middle_line_an_error(
     run: Path, tmp_path: Path
 ) -> None:
-    data = trace_path(run, "rag_bm25").read_bytes()
+    packed = trace_path(run, "rag_bm25").read_bytes()
+    data = gzip.decompress(packed)
+    whole = summarize_trace(trace_path(run, "rag_bm25"), _label).counts
     torn = tmp_path / "torn.jsonl"
     torn.write_bytes(data + b'{"t":"op","id":"x')
-    summary = summarize_trace(torn, _label)
-    assert summary.issues and "torn" in summary.issues[0]
-    assert summary.counts == summarize_trace(trace_path(run, "rag_bm25"), _label).counts
-    assert read_dialogues(torn, []).torn_tail
+    # Compressed, a kill leaves an incomplete last member: what it held is dropped whole.
+    cut = tmp_path / "torn.jsonl.gz"
+    cut.write_bytes(packed + gzip_member(b'{"t":"close","time":1}\n')[:-9])
+    for path in (torn, cut):
+        summary = summarize_trace(path, _label)
+        assert summary.counts == whole
+        assert summary.issues[0].startswith("the last line is torn")
+        assert read_dialogues(path, []).torn_tail
+        assert read_trace(path).torn_tail
     broken = tmp_path / "broken.jsonl"
     broken.write_bytes(b"not json\n" + data)
     with pytest.raises(DataError, match="broken.jsonl:1"):

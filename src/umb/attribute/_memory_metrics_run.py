@@ -10,23 +10,23 @@ count) and the headline rates under ``memory_metrics`` in ``RUN/results.json``.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable, Collection, Iterator
+from collections.abc import Collection, Iterator
 from pathlib import Path
 from typing import Any, Final
 
 from umb._errors import ConfigError, DataError, UmbError
 from umb._jsonio import atomic_write_bytes, dumps, dumps_pretty, iter_jsonl, read_json
+from umb.attribute._dialogues import DialogueSource, dialogue_pairs
 from umb.attribute._memory_gold import DialogueGold, GoldIndex, Person, stated_facts
 from umb.attribute._memory_metrics import UPDATE_OUTCOMES, dialogue_metrics
 from umb.attribute._memory_units import has_memory_units, memory_units
 from umb.attribute._run import bench_dir, run_traces
-from umb.bench import Benchmark
+from umb.bench import Benchmark, Dialogue
 from umb.memory import memory_system_class
 from umb.run._log import HEADER, RECORDS, read_records
 from umb.run._results import add_to_results
 from umb.scoring._aggregate import bootstrap_ratio_ci
-from umb.trace import Trace, read_trace
-from umb.trace._gc import paused_gc
+from umb.trace import DialogueTrace, Trace
 
 DialogueFacts = tuple[str, list[tuple[str, str, tuple[str, ...]]]]
 """A dialogue's character id and :func:`stated_facts`."""
@@ -119,22 +119,18 @@ def system_rows(
     system: str | None,
     dialogues: dict[str, DialogueFacts],
     gold: GoldIndex,
-    more: Callable[[set[str]], dict[str, DialogueFacts]] | None = None,
 ) -> list[dict[str, Any]]:
-    """The dialogue rows of one system's trace (dialogues it ingested, in benchmark order).
+    """The dialogue rows of one system's trace (dialogues it ingested, in the order of
+    ``dialogues``).
 
     Args:
-        trace: The system's trace.
+        trace: The system's trace (of some or all of its dialogues).
         system: Its name, for a trace shared by several systems (None: every operation).
-        dialogues: Dialogue id -> (character id, :func:`stated_facts`), in benchmark order.
+        dialogues: Dialogue id -> (character id, :func:`stated_facts`); a dialogue missing here
+            gets no row.
         gold: The benchmark's gold.
-        more: Reads the stated facts of dialogues the trace ingested that ``dialogues`` lacks
-            (added to it, after the rest); without it such dialogues get no row.
     """
     units = memory_units(trace, system)
-    missing = {did for did, u in units.items() if u.ingested and did not in dialogues}
-    if missing and more is not None:
-        dialogues.update(more(missing))
     rows = []
     for did, (character_id, sessions) in dialogues.items():
         mine = units.get(did)
@@ -154,20 +150,20 @@ def dialogue_facts(
     return {d.id: (d.character_id, stated_facts(d, gold)) for d in bench.iter_dialogues(only)}
 
 
-def _recorded_dialogues(run: Path) -> set[str]:
-    """The dialogues the run's records name: those its systems ingested, but for a dialogue
-    begun when the run stopped (:func:`system_rows` reads that one when a trace holds it)."""
+def _recorded_dialogues(run: Path) -> list[str]:
+    """The dialogues the run's records name, in record order: those its systems ingested, but
+    for a dialogue begun when the run stopped (a trace that holds it has it read anyway)."""
     keep = ("system", "question_id", "dialogue_id")
     records = read_records(run / RECORDS, keep=lambda r: {k: r.get(k) for k in keep})
-    return {str(r["dialogue_id"]) for r in records}
+    return list(dict.fromkeys(str(r["dialogue_id"]) for r in records))
 
 
 class MemoryMetricsRun:
-    """The memory metrics of one run, computed system by system as their traces are read.
+    """The memory metrics of one run, computed a dialogue at a time as its traces are read.
 
-    :meth:`add` takes a trace someone else read already (attribution does, in ``umb eval``),
-    so a trace is read once; :meth:`finish` reads the rest, writes the files and returns the
-    summary. Nothing of a trace is kept after :meth:`add`.
+    :meth:`add_dialogue` takes a dialogue someone else read already (attribution does, in
+    ``umb eval``), so a trace is read once; :meth:`finish` reads the traces nobody handed over,
+    writes the files and returns the summary. Nothing of a trace is kept after a dialogue.
 
     Args:
         run_dir: A run directory of ``umb eval`` with traces.
@@ -192,48 +188,53 @@ class MemoryMetricsRun:
         self.systems = [str(s) for s in header.get("systems") or sorted(self.paths)]
         self.seed = seed
         self.gold = GoldIndex(self.bench.facts, self.bench.world) if self.bench.facts else None
-        # A run of 100 dialogues of a 1,000-dialogue benchmark parses those 100 only.
-        wanted = _recorded_dialogues(self.run)
-        self.dialogues = dialogue_facts(self.bench, self.gold, wanted) if self.gold else {}
+        # Rows in benchmark order (the bootstrap draws over them in that order).
+        self._order = {q.dialogue_id: i for i, q in reversed(list(enumerate(self.bench.questions)))}
+        self._rows: dict[str, dict[str, dict[str, Any]]] = {}  # system -> dialogue -> row
+        self._units: set[str] = set()  # systems with a memory unit in some dialogue
+        self._handed: set[str] = set()  # trace files (by system key) handed over whole
         self.results: dict[str, dict[str, Any]] = {}
         self.skipped: dict[str, str] = {}
         self.rows: dict[str, list[dict[str, Any]]] = {}
 
-    def add(self, system: str, trace: Trace) -> None:
-        """Measure ``system`` on its trace (``""``: a trace holding every system)."""
+    def add_dialogue(self, system: str, dt: DialogueTrace, dialogues: list[Dialogue]) -> None:
+        """Measure ``system`` on one dialogue's trace (``""``: a trace of every system); a
+        dialogue read ``again`` replaces its earlier rows."""
+        self._handed.add(system)
         if self.gold is None:
             return
+        gold = self.gold
+        facts: dict[str, DialogueFacts] = {
+            d.id: (d.character_id, stated_facts(d, gold)) for d in dialogues
+        }
+        units = has_memory_units(dt.trace)
         for name in self.systems if system == "" else [system]:
-            if name in self.results or name in self.skipped:
-                continue
-            if not has_memory_units(trace) and not _stores_nothing(name):
-                self.skipped[name] = "keeps raw turns: no memory units in its trace"
-                continue
-            rows = system_rows(trace, name if system == "" else None, self.dialogues, self.gold,
-                               self._more)  # fmt: skip
-            self.rows[name] = rows
-            self.results[name] = summarise_system(name, rows, self.seed)
-
-    def _more(self, ids: set[str]) -> dict[str, DialogueFacts]:
-        assert self.gold is not None
-        return dialogue_facts(self.bench, self.gold, ids)
+            if units:
+                self._units.add(name)
+            rows = self._rows.setdefault(name, {})
+            for did in dt.dialogue_ids:
+                rows.pop(did, None)
+            for row in system_rows(dt.trace, name if system == "" else None, facts, gold):
+                rows[row["dialogue_id"]] = row
 
     def finish(self, *, write: bool = True) -> dict[str, Any]:
-        """Measure the systems not added yet, write the files (when ``write``), return the
-        contents of ``memory_metrics.json``."""
+        """Measure the systems whose traces were not handed over, write the files (when
+        ``write``), return the contents of ``memory_metrics.json``."""
         if self.gold is None:
             self.skipped = dict.fromkeys(self.systems, "the benchmark has no facts.jsonl")
-        elif "" in self.paths and len(self.results) + len(self.skipped) < len(self.systems):
-            with paused_gc():
-                self.add("", read_trace(self.paths[""]))
+        else:
+            self._read_the_rest()
         for system in self.systems:
-            if self.gold is None or system in self.results or system in self.skipped:
+            if system in self.skipped:
                 continue
-            if system not in self.paths:
+            if system not in self._rows:
                 self.skipped[system] = "not traced"
-                continue
-            with paused_gc():  # as in attribution: a trace is a large acyclic graph
-                self.add(system, read_trace(self.paths[system]))
+            elif system not in self._units and not _stores_nothing(system):
+                self.skipped[system] = "keeps raw turns: no memory units in its trace"
+            else:
+                mine = self._rows[system]
+                self.rows[system] = [mine[d] for d in sorted(mine, key=self._rank)]
+                self.results[system] = summarise_system(system, self.rows[system], self.seed)
         order = [s for s in self.systems if s in self.results]
         out: dict[str, Any] = {"format": FORMAT, "format_version": VERSION,
                "systems": {s: self.results[s] for s in order}, "skipped": self.skipped}  # fmt: skip
@@ -246,6 +247,19 @@ class MemoryMetricsRun:
             add_to_results(self.run, "memory_metrics", {"file": MEMORY_METRICS,
                            "systems": headline, "skipped": self.skipped})  # fmt: skip
         return out
+
+    def _rank(self, dialogue_id: str) -> tuple[int, str]:
+        return (self._order.get(dialogue_id, len(self._order)), dialogue_id)
+
+    def _read_the_rest(self) -> None:
+        self.paths = run_traces(self.run)  # a system's trace appears at its first job
+        todo = {key: path for key, path in self.paths.items() if key not in self._handed}
+        if not todo:
+            return
+        source = DialogueSource(self.bench, _recorded_dialogues(self.run))
+        for key, path in todo.items():
+            for dt, dialogues in dialogue_pairs(path, source):
+                self.add_dialogue(key, dt, dialogues)
 
 
 def memory_metrics_run(

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import sys
 from collections import Counter
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Final
@@ -20,16 +20,15 @@ from tqdm import tqdm
 from umb._errors import ConfigError, DataError
 from umb._jsonio import atomic_write_bytes, dumps, dumps_pretty, iter_jsonl, read_json
 from umb.attribute._attribute import attribute_question
+from umb.attribute._dialogues import DialogueSource, dialogue_pairs
 from umb.attribute._evidence import FactChecker, Matcher, QuestionInputs
 from umb.attribute._graph import SystemView
 from umb.attribute._types import ERROR_TYPES, UNATTRIBUTED, Attribution
-from umb.bench import Benchmark
+from umb.bench import Benchmark, Dialogue
 from umb.run._log import HEADER, RECORDS, read_records
 from umb.run._traces import trace_paths
+from umb.trace import BenchmarkTurns, DialogueTrace, Trace
 from umb.trace._gc import paused_gc
-from umb.trace._graph import Trace
-from umb.trace._inputs import BenchmarkTurns
-from umb.trace._reader import read_trace
 
 if TYPE_CHECKING:
     from umb.bench import Fact, Question
@@ -68,7 +67,8 @@ def bench_dir(run_dir: Path, header: dict[str, Any]) -> Path:
 
 @dataclass
 class _Bench:
-    """The parts of a benchmark attribution reads, loaded once per run."""
+    """The parts of a benchmark attribution reads: every question and fact, and the turns of
+    the dialogues in hand."""
 
     root: Path
     questions: dict[str, Question]
@@ -89,14 +89,24 @@ class _Bench:
 
     @classmethod
     def load(cls, root: Path, dialogue_ids: set[str]) -> _Bench:
-
+        """The benchmark at ``root`` with the turns of ``dialogue_ids``."""
         b = Benchmark.open(root)
+        questions = {q.id: q for q in b.questions}
+        return cls.of(root, questions, b.facts, list(b.iter_dialogues(dialogue_ids)))
+
+    @classmethod
+    def of(
+        cls,
+        root: Path,
+        questions: dict[str, Question],
+        facts: dict[str, Fact],
+        dialogues: Sequence[Dialogue],
+    ) -> _Bench:
+        """The benchmark's questions and facts with the turns of ``dialogues``."""
         texts: dict[str, str] = {}
         starts: dict[str, str] = {}
-        facts = b.facts
         events: dict[str, list[str]] = {}
         states: dict[tuple[str, str, str], list[str]] = {}
-        dialogues = list(b.iter_dialogues(dialogue_ids))
         for d in dialogues:
             for s in d.sessions:
                 for t in s.turns:
@@ -107,7 +117,6 @@ class _Bench:
                         if (f := facts.get(fid)) is not None:
                             key = (f.character_id, f.attribute, f.value)
                             states.setdefault(key, []).append(t.id)
-        questions = {q.id: q for q in b.questions}
         turns = BenchmarkTurns.of(dialogues)
         return cls(root, questions, texts, starts, facts, events, states, turns)
 
@@ -190,6 +199,11 @@ def summarize(attributions: Sequence[Attribution], records: Sequence[dict[str, A
     }  # fmt: skip
 
 
+OnDialogue = Callable[[str, DialogueTrace, list[Dialogue]], None]
+"""``on_dialogue(system, dialogue_trace, dialogues)``: a dialogue's trace and its benchmark
+dialogues, as attribution reads them (``system`` is ``""`` for one trace of every system)."""
+
+
 def attribute_run(
     run_dir: str | Path,
     *,
@@ -197,20 +211,24 @@ def attribute_run(
     checker: FactChecker | None = None,
     write: bool = True,
     progress: bool | None = False,
-    on_trace: Callable[[str, Trace], None] | None = None,
+    on_dialogue: OnDialogue | None = None,
 ) -> AttributionRun:
     """Attribute every failed question of a run directory.
 
+    Each system's trace is read in one pass, a dialogue at a time
+    (:func:`umb.trace.iter_dialogue_traces`), beside the benchmark's dialogues: memory holds the
+    dialogues being read, not the trace.
+
     Args:
-        run_dir: A run directory of ``umb eval`` with traces (``traces/<system>.jsonl``).
+        run_dir: A run directory of ``umb eval`` with traces (``traces/<system>.jsonl.gz``).
         bench: The benchmark directory (default: the one the run's header names).
         checker: Optional judge of "does this text state this fact" for what value matching
             cannot tell (an :class:`~umb.trace.LLMFactChecker`); off by default.
         write: Write ``attributions.jsonl`` and ``attribution_summary.json`` into the run.
         progress: A progress bar on stderr (questions attributed, and the phase: loading the
             benchmark, reading a trace); None shows it when stderr is a terminal.
-        on_trace: Called with each trace read (by system; ``""`` for one shared trace), so a
-            later stage can use it without reading it again.
+        on_dialogue: Called with each dialogue read, so a later stage can use it without
+            reading it again; with it, every dialogue of every trace is read, failed or not.
 
     Returns:
         An :class:`AttributionRun`.
@@ -229,17 +247,30 @@ def attribute_run(
         raise ConfigError(f"{run}: no traces (was the run made with --no-trace?)")
     records = _latest(read_records(run / RECORDS))
     root = Path(bench) if bench is not None else bench_dir(run, header)
-    todo = {str(r.get("dialogue_id")) for r in records if failed(r)}
     show = sys.stderr.isatty() if progress is None else progress
-    total = sum(1 for r in records if failed(r))
-    with tqdm(total=total, file=sys.stderr, disable=not show, unit="q", desc="attribute") as bar:
+    todo = [r for r in records if failed(r)]
+    with tqdm(total=len(todo), file=sys.stderr, disable=not show, unit="q",
+              desc="attribute") as bar:  # fmt: skip
         bar.set_postfix_str("loading the benchmark")
-        # Loaded once for every system (and not at all when nothing failed).
-        source: Path | _Bench = _Bench.load(root, todo) if todo else root
-        attributions = _attribute_traces(paths, records, source, checker, bar, on_trace)
+        wanted = {str(r.get("dialogue_id")) for r in (records if on_dialogue else todo)}
+        attributor = DialogueAttributor(root, wanted, checker, bar)
+        _stream(paths, records, todo, attributor, on_dialogue)
+        attributor.finish(todo)
+    return finish_attribution(run, records, attributor.found, write=write)
+
+
+def finish_attribution(
+    run: Path,
+    records: list[dict[str, Any]],
+    found: dict[tuple[str, str], Attribution],
+    *,
+    write: bool = True,
+) -> AttributionRun:
+    """The attributions in record order and their summary (written into ``run`` when
+    ``write``)."""
     order = {key: i for i, key in enumerate((str(r["system"]), str(r["question_id"]))
                                             for r in records)}  # fmt: skip
-    attributions.sort(key=lambda a: order.get((a.system, a.question_id), 0))
+    attributions = sorted(found.values(), key=lambda a: order.get((a.system, a.question_id), 0))
     summary = summarize(attributions, records)
     if write:
         atomic_write_bytes(run / ATTRIBUTIONS, b"".join(dumps(a.to_dict()) + b"\n"
@@ -248,48 +279,93 @@ def attribute_run(
     return AttributionRun(attributions, summary)
 
 
-def _attribute_traces(
+def failed_by_dialogue(
+    todo: Sequence[dict[str, Any]],
+) -> dict[tuple[str, str], list[dict[str, Any]]]:
+    """Failed records by (system, dialogue id)."""
+    out: dict[tuple[str, str], list[dict[str, Any]]] = {}
+    for r in todo:
+        out.setdefault((str(r["system"]), str(r.get("dialogue_id"))), []).append(r)
+    return out
+
+
+class DialogueAttributor:
+    """Attributes failed records a dialogue at a time, keeping what it found.
+
+    Args:
+        root: The benchmark directory.
+        wanted: The dialogues a pass may ask for (its :class:`DialogueSource` parses only
+            those; None: any).
+        checker: Optional LLM check for what value matching cannot tell.
+        bar: Advanced by one per record attributed.
+    """
+
+    def __init__(
+        self,
+        root: Path,
+        wanted: Collection[str] | None,
+        checker: FactChecker | None = None,
+        bar: tqdm[Any] | None = None,
+    ) -> None:
+        self.root = root
+        self.checker = checker
+        self.bar = bar
+        self.bench = Benchmark.open(root)
+        self.questions = {q.id: q for q in self.bench.questions}
+        self.source = DialogueSource(self.bench, wanted)
+        self.found: dict[tuple[str, str], Attribution] = {}
+
+    def attribute(
+        self,
+        todo: Sequence[dict[str, Any]],
+        trace: Trace | None,
+        dialogues: Sequence[Dialogue] = (),
+    ) -> None:
+        """Attribute ``todo`` (failed records of ``dialogues``) against ``trace`` (None: the
+        records are ``Unattributed``)."""
+        if not todo:
+            return
+        data = _Bench.of(self.root, self.questions, self.bench.facts, dialogues)
+        traces = dict.fromkeys({str(r["system"]) for r in todo}, trace) if trace else {}
+        with paused_gc():
+            for a in attribute_records(todo, traces, data, checker=self.checker, bar=self.bar):
+                self.found[(a.system, a.question_id)] = a
+
+    def finish(self, todo: Sequence[dict[str, Any]]) -> None:
+        """Give every record of ``todo`` not attributed yet (its system or its dialogue is in
+        no trace) its ``Unattributed`` entry."""
+        rest = [r for r in todo if (str(r["system"]), str(r["question_id"])) not in self.found]
+        self.attribute(rest, None)
+
+
+def _stream(
     paths: dict[str, Path],
     records: list[dict[str, Any]],
-    source: Path | _Bench,
-    checker: FactChecker | None,
-    bar: tqdm[Any],
-    on_trace: Callable[[str, Trace], None] | None,
-) -> list[Attribution]:
-    if "" in paths:
-        bar.set_postfix_str("reading the trace")
-        with paused_gc():
-            shared = read_trace(paths[""], inputs=_turns(source))
-            if on_trace is not None:
-                on_trace("", shared)
-            bar.set_postfix_str("")
-            systems = {str(r["system"]) for r in records}
-            return attribute_records(
-                records, dict.fromkeys(systems, shared), source, checker=checker, bar=bar
-            )
-    attributions: list[Attribution] = []
-    # One system's trace in memory at a time: a long run's traces can be large.
+    todo: list[dict[str, Any]],
+    attributor: DialogueAttributor,
+    on_dialogue: OnDialogue | None,
+) -> None:
+    failed = failed_by_dialogue(todo)
+    systems = list(dict.fromkeys(str(r["system"]) for r in records))
+    bar = attributor.bar
     for system, path in paths.items():
-        mine = [r for r in records if r["system"] == system]
-        if not any(failed(r) for r in mine):
+        names = systems if system == "" else [system]
+
+        def keep(did: str, names: list[str] = names) -> bool:
+            return on_dialogue is not None or any((n, did) in failed for n in names)
+
+        if on_dialogue is None and not any(s in names for s, _ in failed):
             continue
-        # What is built here is acyclic and mostly lives until the next system: full
-        # collections walking the trace again and again cost more than the work itself.
-        with paused_gc():
-            bar.set_postfix_str(f"reading the trace of {system}")
-            traces = {system: read_trace(path, inputs=_turns(source))}
-            if on_trace is not None:
-                on_trace(system, traces[system])
-            bar.set_postfix_str(system)
-            attributions += attribute_records(mine, traces, source, checker=checker, bar=bar)
-            del traces
-    traced = set(paths)
-    rest = [r for r in records if r["system"] not in traced]
-    return attributions + attribute_records(rest, {}, source, checker=checker, bar=bar)
-
-
-def _turns(source: Path | _Bench) -> BenchmarkTurns | None:
-    return source.turns if isinstance(source, _Bench) else None
+        if bar is not None:
+            bar.set_postfix_str(f"reading the trace of {system}" if system else "reading")
+        for dt, dialogues in dialogue_pairs(path, attributor.source, keep=keep):
+            if bar is not None:
+                bar.set_postfix_str(system)
+            mine = [r for did in dt.dialogue_ids for n in names
+                    for r in failed.get((n, did), ())]  # fmt: skip
+            attributor.attribute(mine, dt.trace, dialogues)
+            if on_dialogue is not None:
+                on_dialogue(system, dt, dialogues)
 
 
 def _latest(records: list[dict[str, Any]]) -> list[dict[str, Any]]:

@@ -3,7 +3,13 @@ the memory metrics of its systems."""
 
 from __future__ import annotations
 
+import os
+import sys
+
+from tqdm import tqdm
+
 from umb.attribute import MemoryMetricsRun, attribute_run
+from umb.attribute._background import BackgroundAnalysis
 from umb.run import RunConfig, RunOutcome, capture_third_party, run_eval, trace_paths
 
 
@@ -13,9 +19,11 @@ def evaluate(config: RunConfig, *, progress: bool | None = None) -> RunOutcome:
     The run itself is :func:`umb.run.run_eval`; when it was traced (the default), each failed
     question is then given its error type and decisive operation (docs/tracing.md), written to
     ``attributions.jsonl`` beside the records, and each system's write path is measured
-    against the gold facts (``memory_metrics.json``, docs/memory-metrics.md); attribution and
-    the metrics share each trace they read. Other libraries' log messages and
-    warnings go to ``RUN/run.log`` instead of stderr.
+    against the gold facts (``memory_metrics.json``, docs/memory-metrics.md). On a machine
+    with more than one core both are made during the run, a dialogue at a time as each job
+    ends, by a second process that follows the traces; otherwise, or when that process
+    fails (the terminal says so), after the run, in one pass over each trace. Other
+    libraries' log messages and warnings go to ``RUN/run.log`` instead of stderr.
 
     Args:
         config: What to run and where (see :class:`~umb.run.RunConfig`).
@@ -27,10 +35,41 @@ def evaluate(config: RunConfig, *, progress: bool | None = None) -> RunOutcome:
     Example:
         >>> outcome = evaluate(RunConfig(bench=Path("bench"), out=Path("run")))  # doctest: +SKIP
     """
+    show = sys.stderr.isatty() if progress is None else progress
     with capture_third_party(config.out):
-        outcome = run_eval(config, progress=progress)
-        if trace_paths(config.out):
-            metrics = MemoryMetricsRun(config.out, bench=config.bench, seed=config.scoring.seed)
-            attribute_run(config.out, bench=config.bench, progress=progress, on_trace=metrics.add)
-            metrics.finish()
+        background = _start_background(config)
+        try:
+            outcome = run_eval(
+                config, progress=progress, on_job=background.job_done if background else None
+            )
+        except BaseException:
+            if background is not None:
+                background.abandon()
+            raise
+        if not trace_paths(config.out):
+            if background is not None:
+                background.abandon()
+            return outcome
+        if background is not None:
+            with tqdm(file=sys.stderr, disable=not show, unit="q", desc="attribute") as bar:
+                if background.finish(bar):
+                    return outcome
+            if background.error is not None:
+                print(f"umb: warning: {background.error}; attributing after the run instead",
+                      file=sys.stderr)  # fmt: skip
+        metrics = MemoryMetricsRun(config.out, bench=config.bench, seed=config.scoring.seed)
+        attribute_run(
+            config.out, bench=config.bench, progress=progress, on_dialogue=metrics.add_dialogue
+        )
+        metrics.finish()
     return outcome
+
+
+def _start_background(config: RunConfig) -> BackgroundAnalysis | None:
+    """The worker that attributes during the run, when it can help: a traced local run on a
+    machine with a second core."""
+    if not config.trace or config.executor.kind != "local" or (os.cpu_count() or 1) < 2:
+        return None
+    if os.environ.get("UMB_ATTRIBUTE_AFTER_RUN"):
+        return None
+    return BackgroundAnalysis(config.out, config.bench, config.scoring.seed)

@@ -18,7 +18,7 @@ from __future__ import annotations
 import asyncio
 import sys
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
@@ -65,12 +65,20 @@ class RunOutcome:
     failures: CallFailures
 
 
-def run_eval(config: RunConfig, *, progress: bool | None = None) -> RunOutcome:
+OnJob = Callable[[str, str, list[dict[str, Any]]], None]
+"""``on_job(system, dialogue_id, records)``: a (system, dialogue) job has finished; its
+records are in the log and its trace scopes have ended."""
+
+
+def run_eval(
+    config: RunConfig, *, progress: bool | None = None, on_job: OnJob | None = None
+) -> RunOutcome:
     """Evaluate ``config.systems`` on a benchmark with one answerer; resume if already begun.
 
     Args:
         config: What to run and where (see :class:`RunConfig`).
         progress: Show a progress bar on stderr; None shows it when stderr is a terminal.
+        on_job: Told of each finished job, with the records it wrote (not on Ray).
 
     Returns:
         A :class:`RunOutcome`; the same numbers are in ``config.out / "results.json"``.
@@ -83,10 +91,12 @@ def run_eval(config: RunConfig, *, progress: bool | None = None) -> RunOutcome:
         >>> config = RunConfig(bench=Path("bench"), out=Path("run"), systems=("rag_bm25",))
         >>> run_eval(config).results["groups"][0]["task_balanced"]["mean"]  # doctest: +SKIP
     """
-    return asyncio.run(arun_eval(config, progress=progress))
+    return asyncio.run(arun_eval(config, progress=progress, on_job=on_job))
 
 
-async def arun_eval(config: RunConfig, *, progress: bool | None = None) -> RunOutcome:
+async def arun_eval(
+    config: RunConfig, *, progress: bool | None = None, on_job: OnJob | None = None
+) -> RunOutcome:
     """The coroutine behind :func:`run_eval`, for callers already inside an event loop."""
     started = time.perf_counter()
     started_at = time.time()
@@ -120,6 +130,7 @@ async def arun_eval(config: RunConfig, *, progress: bool | None = None) -> RunOu
                 )
             else:
                 run = _Evaluation(config, log, meter, total, progress, trace_meta, bench.root)
+                run.on_job = on_job
                 try:
                     await run.execute(bench, pending, latest)
                 finally:
@@ -289,6 +300,7 @@ class _Evaluation:
             config.out, enabled=config.trace, meta=trace_meta, bench=bench_root
         )
         self.include_gold = self.answerer.spec == "oracle"
+        self.on_job: OnJob | None = None
         slots = max(1, config.options.concurrency)
         self.jobs = asyncio.Semaphore(slots)
         self.inflight = asyncio.Semaphore(slots * _INFLIGHT_PER_SLOT)
@@ -349,7 +361,7 @@ class _Evaluation:
         memory.start(dialogue)
         sessions = sorted(dialogue.sessions, key=lambda s: s.started_at)
         order = sorted(range(len(questions)), key=lambda i: (questions[i].asked_at, i))
-        answers: list[asyncio.Task[None]] = []
+        answers: list[asyncio.Task[dict[str, Any]]] = []
         ingested = 0
 
         async def ingest_until(asked_at: str) -> None:
@@ -372,10 +384,12 @@ class _Evaluation:
                         task.result()  # a failed retrieval fails the job at once
                 if tracer.enabled:
                     await ingest_until(latest)
-            await asyncio.gather(*answers)
+            records = await asyncio.gather(*answers)
         finally:
             for task in answers:
                 task.cancel()
+        if self.on_job is not None:
+            self.on_job(system, dialogue.id, records)
 
     async def _question(
         self,
@@ -383,8 +397,9 @@ class _Evaluation:
         memory: MemorySystem,
         question: Question,
         retrieved: asyncio.Future[None],
-    ) -> None:
-        """Retrieve (then let the job go on ingesting), answer and score one question.
+    ) -> dict[str, Any]:
+        """Retrieve (then let the job go on ingesting), answer and score one question; returns
+        its record.
 
         Runs as its own task inside the job's dialogue scope; its question scope closes, and is
         on disk, before the record is appended.
@@ -412,6 +427,7 @@ class _Evaluation:
             self.log.append(record)
             self.written += 1
             self.bar.update(1)
+            return record
         finally:
             if not retrieved.done():
                 retrieved.set_result(None)

@@ -1,9 +1,10 @@
 """A run's execution traces: one trace file per memory system, and the runner's own operations.
 
-Layout: ``RUN/traces/<system>.jsonl``. Each system's memory units, contexts and answers are its
-own, so each system's work is one trace in which the identities of docs/tracing.md are unique.
-The runner records the ``answer`` and ``score`` operations of each question (and one
-``judge_vote`` per vote of umb's judge); the memory systems record the rest.
+Layout: ``RUN/traces/<system>.jsonl.gz`` (JSON lines in gzip members: ``zcat`` reads it; a run
+begun by an older umb keeps its plain ``<system>.jsonl``). Each system's memory units, contexts
+and answers are its own, so each system's work is one trace in which the identities of
+docs/tracing.md are unique. The runner records the ``answer`` and ``score`` operations of each
+question (and one ``judge_vote`` per vote of umb's judge); the memory systems record the rest.
 """
 
 from __future__ import annotations
@@ -32,9 +33,15 @@ TRACES: Final = "traces"
 """The folder of a run directory that holds the traces."""
 
 
+_PLAIN: Final = ".jsonl"
+_COMPRESSED: Final = ".jsonl.gz"
+
+
 def trace_path(run_dir: Path, system: str) -> Path:
-    """Where the trace of ``system`` in a run directory lives (``RUN/traces/<system>.jsonl``)."""
-    return run_dir / TRACES / f"{system}.jsonl"
+    """Where the trace of ``system`` in a run directory lives: ``RUN/traces/<system>.jsonl.gz``,
+    or the plain ``<system>.jsonl`` of a run an older umb began (it is resumed as it is)."""
+    plain = run_dir / TRACES / f"{system}{_PLAIN}"
+    return plain if plain.exists() else run_dir / TRACES / f"{system}{_COMPRESSED}"
 
 
 def trace_paths(run_dir: Path) -> dict[str, Path]:
@@ -42,7 +49,12 @@ def trace_paths(run_dir: Path) -> dict[str, Path]:
     folder = run_dir / TRACES
     if not folder.is_dir():
         return {}
-    return {p.stem: p for p in sorted(folder.glob("*.jsonl")) if p.is_file()}
+    found: dict[str, Path] = {}
+    for suffix in (_COMPRESSED, _PLAIN):  # a plain file is the one a resumed run appends to
+        for p in folder.glob(f"*{suffix}"):
+            if p.is_file():
+                found[p.name.removesuffix(suffix)] = p
+    return dict(sorted(found.items()))
 
 
 class RunTracers:

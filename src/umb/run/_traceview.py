@@ -1,6 +1,6 @@
 """A run's traces read back, with what a picture of one question needs around them.
 
-A picture of a question is drawn from its system's trace (``RUN/traces/<system>.jsonl``), cut
+A picture of a question is drawn from its system's trace (``RUN/traces/<system>.jsonl.gz``), cut
 to what lies on paths from the question's gold evidence turns (the benchmark named in the run's
 header), with the attribution of ``RUN/attributions.jsonl`` — when there is one — drawing its
 evidence path and highlighting the decisive faulty operation.
@@ -17,9 +17,9 @@ from umb._jsonio import iter_jsonl, read_json
 from umb.bench import Benchmark
 from umb.run._log import HEADER
 from umb.run._traces import trace_paths
-from umb.run._tracestream import Advance, read_dialogues
-from umb.trace import Trace, read_trace, render_subgraph, turn_var
+from umb.trace import Trace, read_dialogues, read_trace, render_subgraph, turn_var
 from umb.trace._render import Format
+from umb.trace._split import Advance
 
 ATTRIBUTIONS: Final = "attributions.jsonl"
 """Attribution's output in a run directory: one JSON object per failed question."""

@@ -30,9 +30,19 @@ from umb.trace._model import Operation, ScopeInfo, StoredValue, Subgraph, VarVer
 from umb.trace._null import NULL_TRACER, BaseTracer, NullTracer, OpHandle, use_tracer
 from umb.trace._reader import read_trace
 from umb.trace._render import render_subgraph
+from umb.trace._split import (
+    CHUNK,
+    DialogueTrace,
+    iter_dialogue_traces,
+    read_dialogues,
+)
 from umb.trace._tracer import TraceConfig, Tracer, open_tracer
 
 __all__ = [
+    "CHUNK",
+    "DialogueTrace",
+    "iter_dialogue_traces",
+    "read_dialogues",
     "FORMAT_NAME",
     "FORMAT_VERSION",
     "NULL_TRACER",

@@ -13,7 +13,7 @@ import os
 from pathlib import Path
 from typing import Any
 
-from umb.trace._file import dump_record, scan_trace
+from umb.trace._file import dump_record, gzip_member, is_compressed, scan_trace
 from umb.trace._resume import fill_op
 
 
@@ -22,7 +22,8 @@ class TraceAppender:
 
     Args:
         path: The target trace file (created by the first append if missing; a torn last line
-            left by a killed writer is cut off first).
+            left by a killed writer is cut off first). A ``.gz`` target is appended to as one
+            gzip member per append.
     """
 
     def __init__(self, path: Path) -> None:
@@ -76,7 +77,8 @@ class TraceAppender:
             self._count(rec)
         fd = os.open(self.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
         try:
-            view = memoryview(b"".join(out))
+            data = b"".join(out)
+            view = memoryview(gzip_member(data) if is_compressed(self.path) else data)
             while view:
                 view = view[os.write(fd, view) :]
             os.fsync(fd)

@@ -19,6 +19,7 @@ from umb.trace._file import (
     FORMAT_VERSION,
     TraceFileWriter,
     dump_record,
+    is_compressed,
     scan_trace,
 )
 from umb.trace._ids import HASH_CHARS, digest, utf8
@@ -79,7 +80,8 @@ class Tracer(BaseTracer):
     """Records operations to an append-only JSONL trace file.
 
     Args:
-        path: The trace file (usually ``RUN_DIR/trace.jsonl``).
+        path: The trace file (usually ``RUN_DIR/traces/<system>.jsonl.gz``); a name ending in
+            ``.gz`` is written compressed, one gzip member per batch.
         config: Buffering and flushing settings.
         meta: Free run description for the header (system, models, benchmark).
         resume: Continue an existing file: committed scopes replay silently, unfinished ones
@@ -119,7 +121,10 @@ class Tracer(BaseTracer):
         self._wall0 = time.time()
         self._perf0 = _perf_ns()
         self._file = TraceFileWriter(
-            self.path, flush_every=self.config.flush_every, fsync=self.config.fsync
+            self.path,
+            flush_every=self.config.flush_every,
+            fsync=self.config.fsync,
+            compress=is_compressed(self.path),
         )
         self._queue = self._file.queue
         self._flush_every = self.config.flush_every

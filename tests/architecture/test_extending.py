@@ -14,6 +14,7 @@ from click.testing import CliRunner
 from umb import Benchmark
 from umb._cli.main import cli
 from umb._peer import PEERS
+from umb.run import trace_path
 from umb.scoring import PEER_SCORERS, load_peer_scorer
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
@@ -96,6 +97,6 @@ def test_example_memory_system_is_traced_timed_and_scored(tmp_path: Path) -> Non
     assert outcome.written == 12
     records = [json.loads(line) for line in (tmp_path / "run" / "records.jsonl").open()]
     assert all(r["retrieve_latency_s"] >= 0 and r["context_tokens"] > 0 for r in records)
-    trace = read_trace(tmp_path / "run" / "traces" / "keyword_overlap.jsonl")
+    trace = read_trace(trace_path(tmp_path / "run", "keyword_overlap"))
     names = {op.name for op in trace.ops}
     assert {"ingest", "retrieve"} <= names  # the base class traced what the example never names

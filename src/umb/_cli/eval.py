@@ -114,7 +114,7 @@ from umb.memory import MemoryConfig
 @click.option(
     "--no-trace",
     is_flag=True,
-    help="Do not record memory operations (default: RUN/traces/<system>.jsonl).",
+    help="Do not record memory operations (default: RUN/traces/<system>.jsonl.gz).",
 )
 @progress_option
 @executor_options(unit="(system, dialogue)")

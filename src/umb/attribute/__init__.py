@@ -8,26 +8,62 @@ operation, from the run's traces and the benchmark's gold evidence;
 omissions) against the gold facts.
 """
 
-from umb.attribute._attribute import attribute_question
-from umb.attribute._evidence import FactChecker, QuestionInputs
-from umb.attribute._facts import Need, build_needs
-from umb.attribute._faults import FAULT_KINDS, Fault
-from umb.attribute._faults_run import FaultReport, run_fault_injection
-from umb.attribute._llm import LLMFactChecker
-from umb.attribute._memory_metrics_run import (
-    MEMORY_METRICS,
-    MemoryMetricsRun,
-    memory_metrics_run,
-    read_memory_metrics,
-)
-from umb.attribute._run import (
-    ATTRIBUTION_SUMMARY,
-    ATTRIBUTIONS,
-    AttributionRun,
-    attribute_run,
-    read_attributions,
-)
+from __future__ import annotations
+
+import importlib
+import typing
+
+from umb.attribute._files import ATTRIBUTION_SUMMARY, ATTRIBUTIONS, MEMORY_METRICS
 from umb.attribute._types import ERROR_TYPES, Attribution
+
+if typing.TYPE_CHECKING:
+    from umb.attribute._attribute import attribute_question
+    from umb.attribute._evidence import FactChecker, QuestionInputs
+    from umb.attribute._facts import Need, build_needs
+    from umb.attribute._faults import FAULT_KINDS, Fault
+    from umb.attribute._faults_run import FaultReport, run_fault_injection
+    from umb.attribute._llm import LLMFactChecker
+    from umb.attribute._memory_metrics_run import (
+        MemoryMetricsRun,
+        memory_metrics_run,
+        read_memory_metrics,
+    )
+    from umb.attribute._run import AttributionRun, attribute_run, read_attributions
+
+# The rest loads on first use: a command that only names the files (the eval summary) or
+# hands attribution to its second process does not pay for matching and fault injection.
+_LAZY: dict[str, str] = {
+    "attribute_question": "umb.attribute._attribute",
+    "FactChecker": "umb.attribute._evidence",
+    "QuestionInputs": "umb.attribute._evidence",
+    "Need": "umb.attribute._facts",
+    "build_needs": "umb.attribute._facts",
+    "FAULT_KINDS": "umb.attribute._faults",
+    "Fault": "umb.attribute._faults",
+    "FaultReport": "umb.attribute._faults_run",
+    "run_fault_injection": "umb.attribute._faults_run",
+    "LLMFactChecker": "umb.attribute._llm",
+    "MemoryMetricsRun": "umb.attribute._memory_metrics_run",
+    "memory_metrics_run": "umb.attribute._memory_metrics_run",
+    "read_memory_metrics": "umb.attribute._memory_metrics_run",
+    "AttributionRun": "umb.attribute._run",
+    "attribute_run": "umb.attribute._run",
+    "read_attributions": "umb.attribute._run",
+}
+
+
+def __getattr__(name: str) -> typing.Any:
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module 'umb.attribute' has no attribute {name!r}")
+    value = getattr(importlib.import_module(module), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *_LAZY})
+
 
 __all__ = [
     "ATTRIBUTIONS",

@@ -17,6 +17,7 @@ from typing import Any, Final
 from umb._errors import ConfigError, DataError, UmbError
 from umb._jsonio import atomic_write_bytes, dumps, dumps_pretty, iter_jsonl, read_json
 from umb.attribute._dialogues import DialogueSource, dialogue_pairs
+from umb.attribute._files import MEMORY_METRICS, MEMORY_METRICS_DETAIL
 from umb.attribute._memory_gold import DialogueGold, GoldIndex, Person, stated_facts
 from umb.attribute._memory_metrics import UPDATE_OUTCOMES, dialogue_metrics
 from umb.attribute._memory_units import has_memory_units, memory_units
@@ -31,8 +32,6 @@ from umb.trace import DialogueTrace, Trace
 DialogueFacts = tuple[str, list[tuple[str, str, tuple[str, ...]]]]
 """A dialogue's character id and :func:`stated_facts`."""
 
-MEMORY_METRICS: Final = "memory_metrics.json"
-MEMORY_METRICS_DETAIL: Final = "memory_metrics.jsonl"
 FORMAT: Final = "umb-memory-metrics"
 VERSION: Final = "1"
 

@@ -1,7 +1,7 @@
 """``umb attribute RUN``: attribute every failed question of a run and write the results.
 
 Reads ``RUN/header.json`` (to find the benchmark), ``RUN/records.jsonl`` and the run's traces
-(``RUN/traces/<system>.jsonl``);
+(``RUN/traces/<system>.jsonl.gz``);
 writes ``RUN/attributions.jsonl`` (one line per failed question) and
 ``RUN/attribution_summary.json`` (counts per system × error type, and per family).
 """
@@ -22,6 +22,7 @@ from umb._jsonio import atomic_write_bytes, dumps, dumps_pretty, iter_jsonl, rea
 from umb.attribute._attribute import attribute_question
 from umb.attribute._dialogues import DialogueSource, dialogue_pairs
 from umb.attribute._evidence import FactChecker, Matcher, QuestionInputs
+from umb.attribute._files import ATTRIBUTION_SUMMARY, ATTRIBUTIONS, failed
 from umb.attribute._graph import SystemView
 from umb.attribute._types import ERROR_TYPES, UNATTRIBUTED, Attribution
 from umb.bench import Benchmark, Dialogue
@@ -33,8 +34,6 @@ from umb.trace._gc import paused_gc
 if TYPE_CHECKING:
     from umb.bench import Fact, Question
 
-ATTRIBUTIONS: Final = "attributions.jsonl"
-ATTRIBUTION_SUMMARY: Final = "attribution_summary.json"
 TRACE: Final = "trace.jsonl"
 
 
@@ -49,12 +48,6 @@ class AttributionRun:
 
     attributions: list[Attribution]
     summary: dict[str, Any]
-
-
-def failed(record: dict[str, Any]) -> bool:
-    """A question counts as failed when it was scored below 1 (unscored items are not)."""
-    score = record.get("score")
-    return isinstance(score, int | float) and score < 1
 
 
 def bench_dir(run_dir: Path, header: dict[str, Any]) -> Path:
@@ -162,7 +155,7 @@ def attribute_records(
 
 
 def run_traces(run_dir: Path) -> dict[str, Path]:
-    """A run's trace files by system: ``RUN/traces/<system>.jsonl`` (or one ``RUN/trace.jsonl``
+    """A run's trace files by system: ``RUN/traces/<system>.jsonl.gz`` (or one ``RUN/trace.jsonl``
     holding every system, named by the empty string)."""
 
     found = trace_paths(run_dir)

@@ -8,7 +8,7 @@ import sys
 
 from tqdm import tqdm
 
-from umb.attribute import MemoryMetricsRun, attribute_run
+import umb.attribute
 from umb.attribute._background import BackgroundAnalysis
 from umb.run import RunConfig, RunOutcome, capture_third_party, run_eval, trace_paths
 
@@ -57,8 +57,11 @@ def evaluate(config: RunConfig, *, progress: bool | None = None) -> RunOutcome:
             if background.error is not None:
                 print(f"umb: warning: {background.error}; attributing after the run instead",
                       file=sys.stderr)  # fmt: skip
-        metrics = MemoryMetricsRun(config.out, bench=config.bench, seed=config.scoring.seed)
-        attribute_run(
+        # Loaded only here: the worker's process does this work when it can.
+        metrics = umb.attribute.MemoryMetricsRun(
+            config.out, bench=config.bench, seed=config.scoring.seed
+        )
+        umb.attribute.attribute_run(
             config.out, bench=config.bench, progress=progress, on_dialogue=metrics.add_dialogue
         )
         metrics.finish()

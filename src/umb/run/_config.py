@@ -78,7 +78,7 @@ class RunConfig:
     retry_errors: bool = False
     """On resume, ask again the questions whose model call failed."""
     trace: bool = True
-    """Record every memory operation to ``OUT/traces/<system>.jsonl`` (``--no-trace``: off)."""
+    """Record every memory operation to ``OUT/traces/<system>.jsonl.gz`` (``--no-trace``: off)."""
 
     def __post_init__(self) -> None:
         if not self.systems:

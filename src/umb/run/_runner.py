@@ -7,7 +7,7 @@ ingesting while its earlier questions are with the model. Dialogues run ``concur
 Every record is appended to ``records.jsonl`` the moment it is scored; a rerun skips what is there.
 
 Tracing (on unless ``RunConfig.trace`` is false) records each system's work in
-``traces/<system>.jsonl``: a dialogue scope around one job's ingest, a question scope around each
+``traces/<system>.jsonl.gz``: a dialogue scope around one job's ingest, a question scope around each
 question's retrieve, answer and score. A question's record is appended only after its scope has
 closed, and a traced job ingests as far as an uninterrupted run would (up to the dialogue's last
 selected question), so a resumed run replays the same operations (docs/tracing.md, Resume).
@@ -388,6 +388,7 @@ class _Evaluation:
         finally:
             for task in answers:
                 task.cancel()
+        tracer.forget(dialogue.id)  # a job runs once per call: its versions are not needed again
         if self.on_job is not None:
             self.on_job(system, dialogue.id, records)
 

@@ -133,6 +133,11 @@ class BaseTracer:
         """Whether scope ``key`` was committed by an earlier run of this trace."""
         return False
 
+    def forget(self, dialogue_id: str) -> None:
+        """Drop what the tracer keeps of a finished dialogue's variables (their current
+        versions): a long run then holds only the dialogues in flight. The dialogue must not be
+        recorded again by this tracer."""
+
     def flush(self) -> None:
         """Write buffered records to the file."""
 

@@ -35,6 +35,7 @@ _perf_ns = time.perf_counter_ns
 # does not keep every text it ever traced.
 _TEXTS: dict[str, tuple[str, bytes]] = {}
 _TEXTS_MAX = 50_000
+_TEXT_CACHED_CHARS = 1024  # long values (contexts) are rarely seen twice
 
 
 @dataclass(frozen=True)
@@ -117,6 +118,7 @@ class Tracer(BaseTracer):
         self._attempts = self._state.attempts
         self._prior_seq = self._state.prior_seq
         self._committed_now: set[str] = set()
+        self._owned: dict[str, list[str]] = {}  # dialogue id -> identities first seen in it
         self.divergences: list[str] = []
         self._wall0 = time.time()
         self._perf0 = _perf_ns()
@@ -176,6 +178,13 @@ class Tracer(BaseTracer):
     def is_committed(self, key: str) -> bool:
         return key in self._state.committed or key in self._committed_now
 
+    def forget(self, dialogue_id: str) -> None:
+        with self._lock:
+            for identity in self._owned.pop(dialogue_id, ()):
+                self._cur.pop(identity, None)
+                self._max.pop(identity, None)
+                self._ver.pop(identity, None)
+
     def flush(self) -> None:
         self._file.flush()
 
@@ -199,9 +208,10 @@ class Tracer(BaseTracer):
                 raw = utf8(value)
                 h = _sha256(raw).hexdigest()[:HASH_CHARS]
                 known = (h, dump_record({"t": "val", "h": h, "size": len(raw), "value": value}))
-                if len(_TEXTS) >= _TEXTS_MAX:
-                    _TEXTS.clear()
-                _TEXTS[value] = known
+                if len(value) <= _TEXT_CACHED_CHARS:
+                    if len(_TEXTS) >= _TEXTS_MAX:
+                        _TEXTS.clear()
+                    _TEXTS[value] = known
             h = known[0]
             if h not in self._seen:
                 self._seen.add(h)
@@ -238,7 +248,15 @@ class Tracer(BaseTracer):
                 ctr = self._ver.get(identity)
                 if ctr is None:
                     ctr = self._ver[identity] = itertools.count(self._max.get(identity, 0) + 1)
+                    self._own(identity)
         return next(ctr)
+
+    def _own(self, identity: str) -> None:
+        # Caller holds the lock: the identity is new here, and belongs to the current dialogue.
+        scope = _SCOPE.get()
+        did = scope.attrs.get("dialogue_id") if scope is not None else None
+        if did is not None:
+            self._owned.setdefault(did, []).append(identity)
 
     def _register_source(
         self, identity: str, value: Any, force: bool = False
@@ -246,7 +264,11 @@ class Tracer(BaseTracer):
         if self._inputs is not None and not force and identity.startswith(TURN_PREFIX):
             # A benchmark turn: the reader knows it as version 1 of an input, no record needed.
             with self._lock:
-                return self._cur.setdefault(identity, (self._max.setdefault(identity, 1), None))
+                cur = self._cur.get(identity)
+                if cur is None:
+                    cur = self._cur[identity] = (self._max.setdefault(identity, 1), None)
+                    self._own(identity)
+                return cur
         h = self._value(value)
         with self._lock:
             cur = self._cur.get(identity)
@@ -257,6 +279,8 @@ class Tracer(BaseTracer):
                 # A first sight (every turn of a run): the version goes into the seed of a
                 # counter made only if the identity is ever written, which inputs rarely are.
                 v = self._max[identity] = self._max.get(identity, 0) + 1
+                if cur is None:
+                    self._own(identity)
             else:
                 v = next(ctr)
             self._cur[identity] = (v, h)

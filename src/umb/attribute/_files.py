@@ -1,0 +1,17 @@
+"""What attribution and the memory metrics write into a run directory, and which records they
+look at: light enough for the command line to name without loading attribution itself."""
+
+from __future__ import annotations
+
+from typing import Any, Final
+
+ATTRIBUTIONS: Final = "attributions.jsonl"
+ATTRIBUTION_SUMMARY: Final = "attribution_summary.json"
+MEMORY_METRICS: Final = "memory_metrics.json"
+MEMORY_METRICS_DETAIL: Final = "memory_metrics.jsonl"
+
+
+def failed(record: dict[str, Any]) -> bool:
+    """A question counts as failed when it was scored below 1 (unscored items are not)."""
+    score = record.get("score")
+    return isinstance(score, int | float) and score < 1

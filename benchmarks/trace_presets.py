@@ -85,7 +85,7 @@ def _traces(run: Path) -> dict[str, Any]:
     for path in sorted((run / "traces").glob("*.jsonl*")):
         with gzip.open(path, "rb") if path.suffix == ".gz" else path.open("rb") as f:
             ops = sum(1 for line in f if line.startswith(b'{"t":"op"'))
-        n = records.get(path.stem, 0) or 1
+        n = records.get(path.name.split(".")[0], 0) or 1
         size = path.stat().st_size
         out[path.name.split(".")[0]] = {"bytes": size, "bytes_per_record": round(size / n),
                           "ops_per_record": round(ops / n, 1)}  # fmt: skip

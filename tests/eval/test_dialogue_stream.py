@@ -27,6 +27,7 @@ def _eval(bench: Path, out: Path, limit: int, monkeypatch: pytest.MonkeyPatch, a
     else:
         monkeypatch.delenv("UMB_ATTRIBUTE_AFTER_RUN", raising=False)
         monkeypatch.setattr("os.cpu_count", lambda: 2)
+        monkeypatch.setattr("os.getloadavg", lambda: (0.0, 0.0, 0.0))
     evaluate(RunConfig(bench=bench, out=out, systems=SYSTEMS, limit=limit), progress=False)
 
 

@@ -224,3 +224,22 @@ def test_unserialisable_attrs_fall_back_to_repr(tmp_path: Path) -> None:
     assert trace.ops[0].attrs["keys"] == {"1": "a", "(2, 3)": "b"}
     assert trace.value(trace.node("v:1")) == "{1, 2}"
     assert trace.value(trace.node("v:2")).startswith("lone \ufffd")
+
+
+def test_a_forgotten_dialogue_leaves_nothing_of_its_variables_behind(tmp_path: Path) -> None:
+    # A long run keeps only the dialogues in flight: what the tracer holds of a finished one
+    # (current versions, counters) goes, and the other dialogues' versions go on as before.
+    path = tmp_path / "t.jsonl"
+    tracer = Tracer(path)
+    with tracer.activate():
+        for did in ("D0001", "D0002"):
+            with tracer.dialogue(did), operation("ingest", reads=[f"turn:{did}:S001:T0001"]) as op:
+                op.write(memory_var("m1"), f"a fact of {did}")
+        tracer.forget("D0001")
+        held = {*tracer._cur, *tracer._max, *tracer._ver}
+        assert held and not any("D0001" in identity for identity in held)
+        with tracer.question("Q-D0002", dialogue_id="D0002"), operation("update") as op:
+            op.write(memory_var("m1", dialogue_id="D0002"), "a later fact")
+    tracer.close()
+    versions = read_trace(path).versions("memory:D0002:m1")
+    assert [n.version for n in versions] == [1, 2]

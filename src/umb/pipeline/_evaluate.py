@@ -20,9 +20,10 @@ def evaluate(config: RunConfig, *, progress: bool | None = None) -> RunOutcome:
     question is then given its error type and decisive operation (docs/tracing.md), written to
     ``attributions.jsonl`` beside the records, and each system's write path is measured
     against the gold facts (``memory_metrics.json``, docs/memory-metrics.md). On a machine
-    with more than one core both are made during the run, a dialogue at a time as each job
-    ends, by a second process that follows the traces; otherwise, or when that process
-    fails (the terminal says so), after the run, in one pass over each trace. Other
+    with a core to spare both are made during the run, a dialogue at a time as each job
+    ends, by a second process that follows the traces; otherwise, when
+    ``UMB_ATTRIBUTE_AFTER_RUN`` is set, or when that process fails (the terminal says so),
+    after the run, in one pass over each trace. Other
     libraries' log messages and warnings go to ``RUN/run.log`` instead of stderr.
 
     Args:
@@ -70,9 +71,15 @@ def evaluate(config: RunConfig, *, progress: bool | None = None) -> RunOutcome:
 
 def _start_background(config: RunConfig) -> BackgroundAnalysis | None:
     """The worker that attributes during the run, when it can help: a traced local run on a
-    machine with a second core."""
-    if not config.trace or config.executor.kind != "local" or (os.cpu_count() or 1) < 2:
+    machine with a core to spare (fewer runnable processes, on average over the last minute,
+    than cores less one; on a machine that is busy already a second process only slows the
+    run down)."""
+    if not config.trace or config.executor.kind != "local" or _AFTER_RUN in os.environ:
         return None
-    if os.environ.get("UMB_ATTRIBUTE_AFTER_RUN"):
+    cores = os.cpu_count() or 1
+    if cores < 2 or os.getloadavg()[0] > cores - 1:
         return None
     return BackgroundAnalysis(config.out, config.bench, config.scoring.seed)
+
+
+_AFTER_RUN = "UMB_ATTRIBUTE_AFTER_RUN"

@@ -15,6 +15,9 @@ from pathlib import Path
 from umb.bench import Benchmark, Dialogue
 from umb.trace import BenchmarkTurns, DialogueTrace, iter_dialogue_traces
 
+Pair = tuple[DialogueTrace, list[Dialogue]]
+"""A dialogue's trace and its benchmark dialogues."""
+
 
 class DialogueSource:
     """The benchmark's dialogues of ``wanted``, read in file order as they are asked for.
@@ -49,8 +52,11 @@ class DialogueSource:
         # Asked again, or out of file order (a resumed run): one more read, of it alone.
         return next(self.bench.iter_dialogues({dialogue_id}), None)
 
-
-Pair = tuple[DialogueTrace, list[Dialogue]]
+    def pair(self, dt: DialogueTrace) -> Pair:
+        """``dt`` with its benchmark dialogues, which become its trace's benchmark turns."""
+        dialogues = [d for did in dt.dialogue_ids if (d := self.get(did)) is not None]
+        dt.trace.inputs = BenchmarkTurns.of(dialogues)
+        return dt, dialogues
 
 
 def dialogue_pairs(
@@ -68,6 +74,4 @@ def dialogue_pairs(
     """
     source.restart()
     for dt in iter_dialogue_traces(path, keep=keep):
-        dialogues = [d for did in dt.dialogue_ids if (d := source.get(did)) is not None]
-        dt.trace.inputs = BenchmarkTurns.of(dialogues)
-        yield dt, dialogues
+        yield source.pair(dt)

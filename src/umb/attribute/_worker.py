@@ -29,7 +29,7 @@ from typing import Any
 
 import orjson
 
-from umb.attribute._dialogues import DialogueSource
+from umb.attribute._dialogues import DialogueSource, Pair
 from umb.attribute._files import failed
 from umb.attribute._memory_metrics_run import MemoryMetricsRun
 from umb.attribute._run import (
@@ -41,7 +41,7 @@ from umb.attribute._run import (
 from umb.bench import Dialogue
 from umb.run._log import HEADER, RECORDS, read_records
 from umb.run._traces import trace_path
-from umb.trace import BenchmarkTurns, DialogueTrace, iter_dialogue_traces, read_dialogues
+from umb.trace import DialogueTrace, iter_dialogue_traces, read_dialogues
 from umb.trace._gc import paused_gc
 from umb.trace._split import DialogueSplitter, TraceTail
 
@@ -63,14 +63,9 @@ class _Follow:
         self.split = DialogueSplitter(path)
         self.source = source
 
-    def pair(self, dt: DialogueTrace) -> tuple[DialogueTrace, list[Dialogue]]:
-        dialogues = [d for did in dt.dialogue_ids if (d := self.source.get(did)) is not None]
-        dt.trace.inputs = BenchmarkTurns.of(dialogues)
-        return dt, dialogues
-
-    def take(self, did: str) -> tuple[DialogueTrace, list[Dialogue]]:
+    def take(self, did: str) -> Pair:
         with paused_gc():
-            return self.pair(DialogueTrace((did,), self.split.take(did)))
+            return self.source.pair(DialogueTrace((did,), self.split.take(did)))
 
 
 class _Worker:
@@ -85,7 +80,7 @@ class _Worker:
         self.metrics: MemoryMetricsRun | None = None
         self.follow: dict[str, _Follow] = {}
         self.jobs: dict[Key, list[dict[str, Any]]] = {}
-        self.ready: dict[Key, tuple[DialogueTrace, list[Dialogue]]] = {}
+        self.ready: dict[Key, Pair] = {}
 
     def run_until_finished(self, commands: queue.Queue[dict[str, Any] | None]) -> bool:
         """Follow the traces until ``finish`` (True) or a closed stdin (False)."""
@@ -167,7 +162,7 @@ class _Worker:
                 again = sorted(f.split.again)
                 with paused_gc():
                     trace = read_dialogues(f.path, again)
-                dt, dialogues = f.pair(DialogueTrace(tuple(again), trace, again=True))
+                dt, dialogues = f.source.pair(DialogueTrace(tuple(again), trace, again=True))
                 self._complete(f, dt, dialogues)
                 mine = [r for did in again for r in by_dialogue.get((f.system, did), ())]
                 self.attributor.attribute(mine, dt.trace, dialogues)
@@ -186,7 +181,7 @@ class _Worker:
             followed.source.restart()
             keep = {did for s, did in missing if s == system}
             for dt in iter_dialogue_traces(followed.path, keep=keep.__contains__):
-                dt, dialogues = followed.pair(dt)
+                dt, dialogues = followed.source.pair(dt)
                 mine = [r for did in dt.dialogue_ids for r in missing.get((system, did), ())]
                 self.attributor.attribute(mine, dt.trace, dialogues)
                 self.emit({"attributed": len(found), "total": len(todo)})

@@ -13,7 +13,7 @@ from conftest import record_pipeline
 from umb import DataError
 from umb.trace import TraceConfig, Tracer, operation, read_trace
 from umb.trace._file import gzip_member, scan_trace
-from umb.trace._split import TraceTail
+from umb.trace._tail import TraceTail
 
 
 def _write(path: Path, flush_every: int = 4) -> None:

@@ -83,7 +83,9 @@ class BackgroundAnalysis:
         assert proc.stdout is not None
         for line in proc.stdout:
             msg = orjson.loads(line)
-            if "total" in msg and bar is not None:
+            if bar is not None and "phase" in msg:
+                bar.set_postfix_str(msg["phase"])
+            if bar is not None and "total" in msg:
                 bar.total = msg["total"]
                 bar.update(msg["attributed"] - bar.n)
             if msg.get("ok"):

@@ -2,7 +2,7 @@
 the run runs.
 
 ``umb eval`` starts it beside the run (:class:`umb.attribute._background.BackgroundAnalysis`).
-It follows each system's trace file as it grows (:class:`~umb.trace._split.TraceTail`),
+It follows each system's trace file as it grows (:class:`~umb.trace._tail.TraceTail`),
 measures every dialogue whose scopes have all ended, and attributes that dialogue's failed
 questions once the runner says the job is done (it sends the job's records). When the run
 ends, the worker reads what is left, attributes what no job announced (the records of an
@@ -12,9 +12,10 @@ costs the run only its last dialogues.
 
 Protocol, JSON lines: on stdin the settings (``run``, ``bench``, ``seed``), then one
 ``{"job": [system, dialogue], "failed": [records]}`` per finished job, then ``{"finish": true}``
-once ``results.json`` is written; on stdout ``{"attributed": k, "total": n}`` while the last
-part runs, and last ``{"ok": true}`` or ``{"error": "..."}``. A closed stdin without ``finish``
-(the run was stopped) ends the worker without writing anything.
+once ``results.json`` is written; on stdout ``{"phase": "..."}`` and ``{"attributed": k,
+"total": n}`` while the last part runs, and last ``{"ok": true}`` or ``{"error": "..."}``.
+A closed stdin without ``finish`` (the run was stopped) ends the worker without writing
+anything.
 """
 
 from __future__ import annotations
@@ -29,21 +30,18 @@ from typing import Any
 
 import orjson
 
+from umb.attribute._attributor import DialogueAttributor, failed_by_dialogue
 from umb.attribute._dialogues import DialogueSource, Pair
 from umb.attribute._files import failed
 from umb.attribute._memory_metrics_run import MemoryMetricsRun
-from umb.attribute._run import (
-    DialogueAttributor,
-    _latest,
-    failed_by_dialogue,
-    finish_attribution,
-)
+from umb.attribute._run import finish_attribution, latest_records
 from umb.bench import Dialogue
 from umb.run._log import HEADER, RECORDS, read_records
 from umb.run._traces import trace_path
 from umb.trace import DialogueTrace, iter_dialogue_traces, read_dialogues
 from umb.trace._gc import paused_gc
-from umb.trace._split import DialogueSplitter, TraceTail
+from umb.trace._split import DialogueSplitter
+from umb.trace._tail import TraceTail
 
 _POLL_S = 0.05
 _READY_MAX = 256
@@ -149,13 +147,15 @@ class _Worker:
 
     def finish(self) -> None:
         """Read what is left, attribute what no job announced, write the files."""
-        records = _latest(read_records(self.run / RECORDS))
+        self.emit({"phase": "the last dialogues"})
+        records = latest_records(read_records(self.run / RECORDS))
         todo = [r for r in records if failed(r)]
         by_dialogue = failed_by_dialogue(todo)
         for f in self.follow.values():
             f.tail.close()
             for did in f.split.unfinished():
                 self._complete(f, *f.take(did))
+                self.emit({"phase": f"the last dialogues ({f.system} {did})"})
             if f.split.again:
                 # Read again whole: every failed question of these dialogues, whichever run
                 # asked it, is attributed on what the trace now keeps of them.
@@ -186,6 +186,7 @@ class _Worker:
                 self.attributor.attribute(mine, dt.trace, dialogues)
                 self.emit({"attributed": len(found), "total": len(todo)})
         self.attributor.finish(todo)
+        self.emit({"phase": "writing"})
         finish_attribution(self.run, records, found)
         if self.metrics is None:
             self.metrics = MemoryMetricsRun(self.run, bench=self.bench, seed=self.seed)

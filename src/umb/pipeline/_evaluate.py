@@ -77,7 +77,8 @@ def _start_background(config: RunConfig) -> BackgroundAnalysis | None:
     if not config.trace or config.executor.kind != "local" or _AFTER_RUN in os.environ:
         return None
     cores = os.cpu_count() or 1
-    if cores < 2 or os.getloadavg()[0] > cores - 1:
+    load = os.getloadavg()[0] if hasattr(os, "getloadavg") else 0.0  # not on Windows
+    if cores < 2 or load > cores - 1:
         return None
     return BackgroundAnalysis(config.out, config.bench, config.scoring.seed)
 

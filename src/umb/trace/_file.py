@@ -29,7 +29,7 @@ GZIP_LEVEL = 1
 """zlib level of a batch: JSON lines compress 4–5× at level 1, and level 6 gains little more
 on batches this short while costing twice the CPU."""
 
-_GZIP_MAGIC = b"\x1f\x8b"
+GZIP_MAGIC = b"\x1f\x8b"
 
 
 def is_compressed(path: Path) -> bool:
@@ -180,7 +180,7 @@ def scan_trace(path: Path) -> RawTrace:
         raise DataError(str(path), None, "missing trace file")
     data = read_bytes(path)
     raw = RawTrace(path)
-    if data[:2] != _GZIP_MAGIC:
+    if data[:2] != GZIP_MAGIC:
         raw.valid_bytes = _parse_lines(data, raw)
         return raw
     text, raw.valid_bytes, raw.torn_tail = _inflate(data, path)
@@ -277,7 +277,7 @@ class TraceLines:
     def __iter__(self) -> Iterator[bytes]:
         f = self._file
         try:
-            if f.read(2) != _GZIP_MAGIC:
+            if f.read(2) != GZIP_MAGIC:
                 f.seek(0)
                 yield from f
                 return

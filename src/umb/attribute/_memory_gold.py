@@ -16,6 +16,7 @@ from itertools import accumulate
 from typing import Any
 
 from umb.attribute._facts import Need, padded, tokens
+from umb.attribute._memory_claims import Roles
 from umb.bench import Dialogue, Fact
 
 #: Values too generic to mark a memory as fabricated when the world never gave them to someone.
@@ -29,6 +30,8 @@ _SPAN = re.compile(r"\A(\d+ (minute|hour|day|week|month|year)s?|(19|20)\d\d)\Z")
 class Text:
     """A memory text normalised once for the many checks made on it."""
 
+    raw: str
+    """The text as written."""
     hay: str
     """Its :func:`~umb.attribute._facts.padded` form."""
     toks: tuple[str, ...]
@@ -42,7 +45,8 @@ class Text:
             return text
         hay = padded(text)
         every = hay.split()
-        return cls(hay, tuple(dict.fromkeys(every)), frozenset(zip(every, every[1:], strict=False)))
+        pairs = frozenset(zip(every, every[1:], strict=False))
+        return cls(text, hay, tuple(dict.fromkeys(every)), pairs)
 
 
 @dataclass
@@ -157,18 +161,14 @@ class GoldIndex:
                             tuple(ids)))  # fmt: skip
         self._others: dict[str, dict[str, list[str]]] = {}
         vocab: list[tuple[str, str]] = []
-        self.attribute_values: set[str] = set()
-        """Values some character's tracked attribute takes (a city, an employer, a partner)."""
         for f in facts.values():
             toks = tokens(f.value)
-            if f.id in self.people[f.character_id].tracked:
-                self.attribute_values.add(f.value)
             if (toks and f.value.lower() not in GENERIC_VALUES and len("".join(toks)) > 2
                     and not _SPAN.match(" ".join(toks))):  # fmt: skip
                 vocab.append((f.value, padded(f.value)))
         self._vocab = _Vocabulary.of(vocab)
-        # Only the values of tracked attributes: all a unit that states no fact can claim.
-        self._attribute_vocab = _Vocabulary.of(v for v in vocab if v[0] in self.attribute_values)
+        self.roles = Roles(facts.values())
+        """Which value can fill which attribute: what tells a claim from a coincidence."""
         self._involved: dict[tuple[str, str], str | None] = {}
         self._history: dict[str, tuple[str, list[int]]] = {}
 
@@ -193,18 +193,15 @@ class GoldIndex:
             self._others[person.id] = others
         return not any(name in hay for tok in t.toks for name in others.get(tok, ()))
 
-    def world_values(self, text: str | Text, *, attributes: bool = False) -> list[str]:
-        """Values of any fact of the benchmark that ``text`` states (whole normalised tokens);
-        ``attributes``: only the values of tracked attributes."""
-        return (self._attribute_vocab if attributes else self._vocab).found(Text.of(text))
+    def world_values(self, text: str | Text) -> list[str]:
+        """Values of any fact of the benchmark that ``text`` states (whole normalised tokens)."""
+        return self._vocab.found(Text.of(text))
 
-    def claims(self, text: str | Text, person: Person, *, attributes: bool = False) -> list[str]:
+    def claims(self, text: str | Text, person: Person) -> list[str]:
         """The world values ``text`` states other than ``person``'s own name: a memory about
-        Olive Wolfe does not claim someone's cat "Olive" by naming her. ``attributes``: only
-        the values of tracked attributes."""
+        Olive Wolfe does not claim someone's cat "Olive" by naming her."""
         own = person.own
-        return [x for x in self.world_values(text, attributes=attributes)
-                if x.lower() not in own]  # fmt: skip
+        return [x for x in self.world_values(text) if x.lower() not in own]
 
     def involved_since(self, person: Person, value: str) -> str | None:
         """When the world first involves ``person`` with ``value``: the time of their earliest

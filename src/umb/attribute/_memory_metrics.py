@@ -11,9 +11,9 @@ normalised tokens (attribution's :func:`~umb.attribute._facts.states`, through i
   a unit version written then or live then states it (all such versions are its holders);
 - **precision / fabrication**: of the versions written, those stating some gold fact of the
   character, and those stating a value of the benchmark the character's world had not involved
-  them with by then (a wrong slot value, another person's value, a future value) — inside a
-  unit that states a gold fact, or, in any unit about the character, a tracked attribute's
-  value;
+  them with by then (a wrong slot value, another person's value, a future value), claimed in
+  a sentence about the character that puts it in its attribute's role
+  (:mod:`~umb.attribute._memory_claims`: small talk's "yoga studio" claims no hobby);
 - **updates**: each change old -> new, at the end of the first session stating the new value:
   ``updated`` (new held, old not held as current), ``duplicated`` (both), ``stale`` (old only),
   ``lost`` (neither); a unit recording a dated event (it states an event fact) holds an old
@@ -31,6 +31,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from umb.attribute._facts import covers, padded, tokens
+from umb.attribute._memory_claims import sentences
 from umb.attribute._memory_gold import GENERIC_VALUES, Change, DialogueGold, GoldIndex, Text
 from umb.attribute._memory_units import DialogueUnits, UnitVersion, tokens_written
 from umb.bench import Fact
@@ -131,10 +132,10 @@ def dialogue_metrics(dg: DialogueGold, units: DialogueUnits, gold: GoldIndex) ->
             for fid in facts_v:
                 wrote_now.setdefault(fid, []).append(v.node_id)
             if about:
-                # In a unit about a known fact a wrong value is a wrong slot; elsewhere only an
-                # attribute's value (a city, a partner) is a claim, not an incidental noun.
-                wrong = [x for x in gold.claims(text, person, attributes=not facts_v)
+                wrong = [x for x in gold.claims(text, person)
                          if (t := gold.involved_since(person, x)) is None or t > started]
+                if wrong:  # rare: only now is the unit read sentence by sentence
+                    wrong = _claimed(v.text, wrong, gold, dg, matcher)
                 if wrong:
                     fabricated.append({"unit": v.node_id, "session_id": sid, "text": v.text,
                                        "values": wrong})  # fmt: skip
@@ -163,6 +164,25 @@ def dialogue_metrics(dg: DialogueGold, units: DialogueUnits, gold: GoldIndex) ->
                if f not in extracted and f in store.removed_by}  # fmt: skip
     return _summarise(dg, gold, units, stated_ids, extracted, removed, written, grounded,
                       fabricated, updates, omissions)  # fmt: skip
+
+
+def _claimed(
+    text: str, values: list[str], gold: GoldIndex, dg: DialogueGold, matcher: _FactMatcher
+) -> list[str]:
+    """The ``values`` some sentence of ``text`` about the character puts in an attribute's role
+    (:mod:`~umb.attribute._memory_claims`), not merely mentions."""
+    out = []
+    parts = [Text.of(s) for s in sentences(text)]
+    for x in values:
+        needle = padded(x)
+        for part in parts:
+            if needle not in part.hay or not gold.about(part, dg.person):
+                continue
+            stated = [gold.facts[f] for f in matcher.stated_by(part)]
+            if gold.roles.gives(x, part.raw, stated):
+                out.append(x)
+                break
+    return out
 
 
 def _superseded(dg: DialogueGold, gold: GoldIndex) -> dict[str, int]:

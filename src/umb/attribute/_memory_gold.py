@@ -77,13 +77,14 @@ class _Vocabulary:
 
     def found(self, text: Text) -> list[str]:
         """The values ``text`` states, by first token in text order, then by rank."""
-        hits = [(i, rank, value) for i, tok in enumerate(text.toks)
-                for rank, value in self.one.get(tok, ())]  # fmt: skip
-        hay = text.hay
-        for pair in text.pairs:
-            for rank, value, needle in self.two.get(pair, ()):
+        # Set intersections find the few tokens and pairs that start a value at C speed.
+        toks, hay = text.toks, text.hay
+        hits = [(toks.index(tok), rank, value) for tok in self.one.keys() & toks
+                for rank, value in self.one[tok]]  # fmt: skip
+        for pair in self.two.keys() & text.pairs:
+            for rank, value, needle in self.two[pair]:
                 if needle in hay:
-                    hits.append((text.toks.index(pair[0]), rank, value))
+                    hits.append((toks.index(pair[0]), rank, value))
         hits.sort()
         return [value for _, _, value in hits]
 
@@ -191,7 +192,7 @@ class GoldIndex:
                     if p.id != person.id and n.values[0] not in mine:
                         others.setdefault(tokens(n.values[0])[0], []).append(padded(n.values[0]))
             self._others[person.id] = others
-        return not any(name in hay for tok in t.toks for name in others.get(tok, ()))
+        return not any(name in hay for tok in others.keys() & t.toks for name in others[tok])
 
     def world_values(self, text: str | Text) -> list[str]:
         """Values of any fact of the benchmark that ``text`` states (whole normalised tokens)."""

@@ -55,8 +55,8 @@ class _FactMatcher:
 
     def stated_by(self, text: Text) -> frozenset[str]:
         """Ids of the facts whose value ``text`` states (:func:`states`' containment)."""
-        hay = text.hay
-        return frozenset(fid for tok in text.toks for fid, needle in self.by_token.get(tok, ())
+        hay, by_token = text.hay, self.by_token
+        return frozenset(fid for tok in by_token.keys() & text.toks for fid, needle in by_token[tok]
                          if needle is None or needle in hay)  # fmt: skip
 
 

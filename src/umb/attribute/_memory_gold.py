@@ -77,11 +77,11 @@ class _Vocabulary:
 
     def found(self, text: Text) -> list[str]:
         """The values ``text`` states, by first token in text order, then by rank."""
-        # Set intersections find the few tokens and pairs that start a value at C speed.
+        # filter() finds the few tokens and pairs that start a value at C speed.
         toks, hay = text.toks, text.hay
-        hits = [(toks.index(tok), rank, value) for tok in self.one.keys() & toks
+        hits = [(toks.index(tok), rank, value) for tok in filter(self.one.__contains__, toks)
                 for rank, value in self.one[tok]]  # fmt: skip
-        for pair in self.two.keys() & text.pairs:
+        for pair in filter(self.two.__contains__, text.pairs):
             for rank, value, needle in self.two[pair]:
                 if needle in hay:
                     hits.append((toks.index(pair[0]), rank, value))
@@ -192,7 +192,8 @@ class GoldIndex:
                     if p.id != person.id and n.values[0] not in mine:
                         others.setdefault(tokens(n.values[0])[0], []).append(padded(n.values[0]))
             self._others[person.id] = others
-        return not any(name in hay for tok in others.keys() & t.toks for name in others[tok])
+        return not any(name in hay for tok in filter(others.__contains__, t.toks)
+                       for name in others[tok])  # fmt: skip
 
     def world_values(self, text: str | Text) -> list[str]:
         """Values of any fact of the benchmark that ``text`` states (whole normalised tokens)."""

@@ -56,7 +56,8 @@ class _FactMatcher:
     def stated_by(self, text: Text) -> frozenset[str]:
         """Ids of the facts whose value ``text`` states (:func:`states`' containment)."""
         hay, by_token = text.hay, self.by_token
-        return frozenset(fid for tok in by_token.keys() & text.toks for fid, needle in by_token[tok]
+        return frozenset(fid for tok in filter(by_token.__contains__, text.toks)
+                         for fid, needle in by_token[tok]
                          if needle is None or needle in hay)  # fmt: skip
 
 

@@ -70,7 +70,7 @@ def _unit_identities(trace: Trace) -> list[str]:
 
 def has_memory_units(trace: Trace) -> bool:
     """Whether the trace records any memory unit."""
-    return bool(_unit_identities(trace))
+    return any(i.partition(":")[0] in MEMORY_ROLES for i in trace.identities())
 
 
 def memory_units(trace: Trace, system: str | None = None) -> dict[str, DialogueUnits]:
@@ -89,7 +89,8 @@ def memory_units(trace: Trace, system: str | None = None) -> dict[str, DialogueU
         did = op.dialogue_id
         if did is None or op.question_id is not None or not mine(op):
             continue
-        units = out.setdefault(did, DialogueUnits())
+        # get() first: setdefault would build a DialogueUnits for every operation
+        units = out.get(did) or out.setdefault(did, DialogueUnits())
         sid = op.attrs.get("session_id")
         if op.category == "ingest" and isinstance(sid, str):
             units.ingested.add(sid)
@@ -109,7 +110,7 @@ def memory_units(trace: Trace, system: str | None = None) -> dict[str, DialogueU
             text = value if isinstance(value, str) else ""
             if op.id not in sessions:
                 sessions[op.id] = _session_of(op, trace)
-            out.setdefault(did, DialogueUnits()).versions.append(UnitVersion(
+            (out.get(did) or out.setdefault(did, DialogueUnits())).versions.append(UnitVersion(
                 identity, node.version, text, node.deleted, sessions[op.id],
                 op.id, op.name, op.seq))  # fmt: skip
     for units in out.values():

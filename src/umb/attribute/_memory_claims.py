@@ -67,6 +67,12 @@ class Roles:
             self._cues[attribute] = content_words(words)
         return self._cues[attribute]
 
+    def cued(self, values: Iterable[str], text: str) -> bool:
+        """Whether ``text`` names the role of some attribute of one of ``values`` (a cheap
+        test on a whole unit before its sentences are read)."""
+        words = content_words(text)
+        return any(self.cues(a) & words for x in values for a in self.attributes.get(x, ()))
+
     def gives(self, value: str, sentence: str, stated: Iterable[Fact]) -> bool:
         """Whether ``sentence``, which holds ``value`` and states the ``stated`` facts of the
         character, puts ``value`` in the role of one of its attributes."""

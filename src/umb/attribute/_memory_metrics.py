@@ -135,8 +135,10 @@ def dialogue_metrics(dg: DialogueGold, units: DialogueUnits, gold: GoldIndex) ->
             if about:
                 wrong = [x for x in gold.claims(text, person)
                          if (t := gold.involved_since(person, x)) is None or t > started]
-                if wrong:  # rare: only now is the unit read sentence by sentence
-                    wrong = _claimed(v.text, wrong, gold, dg, matcher)
+                if wrong and (facts_v or gold.roles.cued(wrong, v.text)):
+                    wrong = _claimed(v.text, wrong, gold, dg, matcher)  # sentence by sentence
+                else:  # no fact told and no role named anywhere in the unit: no claim
+                    wrong = []
                 if wrong:
                     fabricated.append({"unit": v.node_id, "session_id": sid, "text": v.text,
                                        "values": wrong})  # fmt: skip

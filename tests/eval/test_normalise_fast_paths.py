@@ -23,6 +23,12 @@ from umb.scoring._normalise import normalise_tokens
         ("Room 12.50 and 7.0", ("room", "12.5", "and", "7")),
         ("No digits here.", ("no", "digits", "here")),
         ("often tent ...", ("often", "tent")),
+        # a dot stays only between two digits; dates need a month stem, decimals a digit-dot
+        ("v1.2.3 and 1..2 end.", ("v1.2.3", "and", "1", "2", "end")),
+        ("Paid $1,249.00, i.e. 3. items", ("paid", "1249", "i", "e", "3", "items")),
+        ("Sept. 3rd, 2021 or 2021-09-03", ("2021", "09", "03", "or", "2021", "09", "03")),
+        ("Dec 5 at 10.50", ("12", "05", "at", "10.5")),
+        ("decided on 5", ("decided", "on", "5")),
     ],
 )
 def test_tokens_of_the_fast_paths(text: str, tokens: tuple[str, ...]) -> None:

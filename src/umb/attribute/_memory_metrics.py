@@ -11,9 +11,9 @@ normalised tokens (attribution's :func:`~umb.attribute._facts.states`, through i
   a unit version written then or live then states it (all such versions are its holders);
 - **precision / fabrication**: of the versions written, those stating some gold fact of the
   character, and those stating a value of the benchmark the character's world had not involved
-  them with by then (a wrong slot value, another person's value, a future value) — inside a
-  unit that states a gold fact, or, in any unit about the character, a tracked attribute's
-  value;
+  them with by then (a wrong slot value, another person's value, a future value), claimed in
+  a sentence about the character that puts it in its attribute's role
+  (:mod:`~umb.attribute._memory_claims`: small talk's "yoga studio" claims no hobby);
 - **updates**: each change old -> new, at the end of the first session stating the new value:
   ``updated`` (new held, old not held as current), ``duplicated`` (both), ``stale`` (old only),
   ``lost`` (neither); a unit recording a dated event (it states an event fact) holds an old
@@ -31,7 +31,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from umb.attribute._facts import covers, padded, tokens
-from umb.attribute._memory_gold import GENERIC_VALUES, Change, DialogueGold, GoldIndex
+from umb.attribute._memory_claims import sentences
+from umb.attribute._memory_gold import GENERIC_VALUES, Change, DialogueGold, GoldIndex, Text
 from umb.attribute._memory_units import DialogueUnits, UnitVersion, tokens_written
 from umb.bench import Fact
 
@@ -42,19 +43,22 @@ class _FactMatcher:
     """The character's stated facts, indexed by the first token of their value."""
 
     def __init__(self, facts: Iterable[Fact]) -> None:
-        self.by_token: dict[str, list[tuple[str, str]]] = {}
+        self.by_token: dict[str, list[tuple[str, str | None]]] = {}
         seen: set[str] = set()
         for f in facts:
             toks = tokens(f.value)
             if toks and f.id not in seen:
                 seen.add(f.id)
-                self.by_token.setdefault(toks[0], []).append((f.id, padded(f.value)))
+                # A one-token value is stated wherever its token is: no search needed.
+                needle = None if len(toks) == 1 else padded(f.value)
+                self.by_token.setdefault(toks[0], []).append((f.id, needle))
 
-    def stated_by(self, text: str) -> frozenset[str]:
+    def stated_by(self, text: Text) -> frozenset[str]:
         """Ids of the facts whose value ``text`` states (:func:`states`' containment)."""
-        hay = padded(text)
-        return frozenset(fid for tok in set(tokens(text)) for fid, needle in
-                         self.by_token.get(tok, ()) if needle in hay)  # fmt: skip
+        hay, by_token = text.hay, self.by_token
+        return frozenset(fid for tok in filter(by_token.__contains__, text.toks)
+                         for fid, needle in by_token[tok]
+                         if needle is None or needle in hay)  # fmt: skip
 
 
 @dataclass
@@ -64,30 +68,33 @@ class _Store:
     live: dict[str, UnitVersion] = field(default_factory=dict)
     states: dict[str, frozenset[str]] = field(default_factory=dict)
     holders: dict[str, set[str]] = field(default_factory=dict)
+    unheld: set[str] = field(default_factory=set)
+    """Facts some unit held once and none holds now."""
     removed_by: dict[str, UnitVersion] = field(default_factory=dict)
     """Fact id -> the version whose write took away its last holder."""
-    about: set[str] = field(default_factory=set)
-    """Live units about the dialogue's character."""
+    about: dict[str, str] = field(default_factory=dict)
+    """Live units about the dialogue's character -> their padded text."""
 
-    def put(self, v: UnitVersion, facts: frozenset[str], about: bool) -> None:
+    def put(self, v: UnitVersion, facts: frozenset[str], hay: str | None) -> None:
+        """Apply a version (``hay``: its padded text when it is about the character)."""
         for fid in self.states.pop(v.identity, frozenset()):
             held = self.holders[fid]
             held.discard(v.identity)
-            if not held and fid not in facts:
-                self.removed_by[fid] = v
+            if not held:
+                self.unheld.add(fid)
+                if fid not in facts:
+                    self.removed_by[fid] = v
         self.live.pop(v.identity, None)
-        self.about.discard(v.identity)
+        self.about.pop(v.identity, None)
         if v.deleted:
             return
         self.live[v.identity] = v
-        if about:
-            self.about.add(v.identity)
+        if hay is not None:
+            self.about[v.identity] = hay
         self.states[v.identity] = facts
         for fid in facts:
             self.holders.setdefault(fid, set()).add(v.identity)
-
-    def held(self, fid: str) -> bool:
-        return bool(self.holders.get(fid))
+        self.unheld.difference_update(facts)
 
 
 def dialogue_metrics(dg: DialogueGold, units: DialogueUnits, gold: GoldIndex) -> dict[str, Any]:
@@ -104,6 +111,7 @@ def dialogue_metrics(dg: DialogueGold, units: DialogueUnits, gold: GoldIndex) ->
     superseded = _superseded(dg, gold)
     store = _Store()
     extracted: dict[str, dict[str, Any]] = {}
+    order: dict[str, int] = {}
     omissions: list[dict[str, Any]] = []
     lost: set[str] = set()
     written = grounded = 0
@@ -113,21 +121,24 @@ def dialogue_metrics(dg: DialogueGold, units: DialogueUnits, gold: GoldIndex) ->
     for k, (sid, started) in enumerate(dg.sessions):
         wrote_now: dict[str, list[str]] = {}
         for v in by_session.get(k, ()):
-            about = not v.deleted and gold.about(v.text, person)
-            facts_v = matcher.stated_by(v.text) if about else frozenset()
-            store.put(v, facts_v, about)
             if v.deleted:
+                store.put(v, frozenset(), None)
                 continue
+            text = Text.of(v.text)
+            about = gold.about(text, person)
+            facts_v = matcher.stated_by(text) if about else frozenset()
+            store.put(v, facts_v, text.hay if about else None)
             written += 1
             grounded += bool(facts_v)
             for fid in facts_v:
                 wrote_now.setdefault(fid, []).append(v.node_id)
             if about:
-                # In a unit about a known fact a wrong value is a wrong slot; elsewhere only an
-                # attribute's value (a city, a partner) is a claim, not an incidental noun.
-                wrong = [x for x in gold.claims(v.text, person)
-                         if (facts_v or x in gold.attribute_values)
-                         and ((t := gold.involved_since(person, x)) is None or t > started)]
+                wrong = [x for x in gold.claims(text, person)
+                         if (t := gold.involved_since(person, x)) is None or t > started]
+                if wrong and (facts_v or gold.roles.cued(wrong, v.text)):
+                    wrong = _claimed(v.text, wrong, gold, dg, matcher)  # sentence by sentence
+                else:  # no fact told and no role named anywhere in the unit: no claim
+                    wrong = []
                 if wrong:
                     fabricated.append({"unit": v.node_id, "session_id": sid, "text": v.text,
                                        "values": wrong})  # fmt: skip
@@ -137,9 +148,11 @@ def dialogue_metrics(dg: DialogueGold, units: DialogueUnits, gold: GoldIndex) ->
             live = [store.live[i].node_id for i in sorted(store.holders.get(fid, ()))]
             holders = list(dict.fromkeys([*wrote_now.get(fid, ()), *live]))
             if holders:
+                order[fid] = len(extracted)
                 extracted[fid] = {"session_id": sid, "units": holders}
-        for fid in extracted:
-            if fid in lost or store.held(fid) or superseded.get(fid, len(dg.sessions)) <= k:
+        # Only a fact no unit holds now can be lost (in the order the facts were extracted).
+        for fid in sorted(store.unheld.intersection(extracted), key=order.__getitem__):
+            if fid in lost or superseded.get(fid, len(dg.sessions)) <= k:
                 continue
             lost.add(fid)
             by = store.removed_by.get(fid)
@@ -154,6 +167,25 @@ def dialogue_metrics(dg: DialogueGold, units: DialogueUnits, gold: GoldIndex) ->
                if f not in extracted and f in store.removed_by}  # fmt: skip
     return _summarise(dg, gold, units, stated_ids, extracted, removed, written, grounded,
                       fabricated, updates, omissions)  # fmt: skip
+
+
+def _claimed(
+    text: str, values: list[str], gold: GoldIndex, dg: DialogueGold, matcher: _FactMatcher
+) -> list[str]:
+    """The ``values`` some sentence of ``text`` about the character puts in an attribute's role
+    (:mod:`~umb.attribute._memory_claims`), not merely mentions."""
+    out = []
+    parts = [Text.of(s) for s in sentences(text)]
+    for x in values:
+        needle = padded(x)
+        for part in parts:
+            if needle not in part.hay or not gold.about(part, dg.person):
+                continue
+            stated = [gold.facts[f] for f in matcher.stated_by(part)]
+            if gold.roles.gives(x, part.raw, stated):
+                out.append(x)
+                break
+    return out
 
 
 def _superseded(dg: DialogueGold, gold: GoldIndex) -> dict[str, int]:
@@ -200,15 +232,15 @@ def _update_outcome(
     # An old value inside the new one ("Acme" in "Acme Labs") cannot mark a unit stale.
     old_counts = old.strip() and old not in new
     holding, stale = [], []
-    for v in store.live.values():
-        if v.identity not in store.about:
+    for identity, v in store.live.items():
+        hay = store.about.get(identity)
+        if hay is None:
             continue
-        hay = padded(v.text)
         if new in hay:
             holding.append(v.node_id)
         elif old_counts and old in hay and (not generic or covers(v.text, topic)):
             # A dated event record keeps an old value as history, not as the current one.
-            if not any(facts[f].attribute == "event" for f in store.states[v.identity]):
+            if not any(facts[f].attribute == "event" for f in store.states[identity]):
                 stale.append(v.node_id)
     outcome = ("duplicated" if stale else "updated") if holding else ("stale" if stale else "lost")
     return {"event_id": change.event_id, "attribute": change.attribute, "old": change.old,

@@ -63,9 +63,14 @@ def _session_of(op: Operation, trace: Trace) -> str | None:
     return None
 
 
+def _unit_identities(trace: Trace) -> list[str]:
+    # One pass over the identities for every memory role (an identity is ``role:...``).
+    return [i for i in trace.identities() if i.partition(":")[0] in MEMORY_ROLES]
+
+
 def has_memory_units(trace: Trace) -> bool:
     """Whether the trace records any memory unit."""
-    return any(trace.identities(role) for role in MEMORY_ROLES)
+    return any(i.partition(":")[0] in MEMORY_ROLES for i in trace.identities())
 
 
 def memory_units(trace: Trace, system: str | None = None) -> dict[str, DialogueUnits]:
@@ -81,29 +86,33 @@ def memory_units(trace: Trace, system: str | None = None) -> dict[str, DialogueU
         return system is None or op.attrs.get("system") in (None, system)
 
     for op in trace.ops:
-        if op.dialogue_id is None or op.question_id is not None or not mine(op):
+        did = op.dialogue_id
+        if did is None or op.question_id is not None or not mine(op):
             continue
-        units = out.setdefault(op.dialogue_id, DialogueUnits())
+        # get() first: setdefault would build a DialogueUnits for every operation
+        units = out.get(did) or out.setdefault(did, DialogueUnits())
         sid = op.attrs.get("session_id")
         if op.category == "ingest" and isinstance(sid, str):
             units.ingested.add(sid)
         if op.tokens_in or op.tokens_out:  # the write path's own model calls
                 units.model_tokens["tokens_in"] += op.tokens_in
                 units.model_tokens["tokens_out"] += op.tokens_out
-    for role in MEMORY_ROLES:
-        for identity in trace.identities(role):
-            for node in trace.versions(identity):
-                if node.writer is None:
-                    continue
-                op = trace.op(node.writer)
-                did = op.dialogue_id
-                if did is None or not mine(op):
-                    continue
-                value = trace.value(node)
-                text = value if isinstance(value, str) else ""
-                out.setdefault(did, DialogueUnits()).versions.append(UnitVersion(
-                    identity, node.version, text, node.deleted, _session_of(op, trace),
-                    op.id, op.name, op.seq))  # fmt: skip
+    sessions: dict[str, str | None] = {}  # op id -> its session (many versions share a writer)
+    for identity in _unit_identities(trace):
+        for node in trace.versions(identity):
+            if node.writer is None:
+                continue
+            op = trace.op(node.writer)
+            did = op.dialogue_id
+            if did is None or not mine(op):
+                continue
+            value = trace.value(node)
+            text = value if isinstance(value, str) else ""
+            if op.id not in sessions:
+                sessions[op.id] = _session_of(op, trace)
+            (out.get(did) or out.setdefault(did, DialogueUnits())).versions.append(UnitVersion(
+                identity, node.version, text, node.deleted, sessions[op.id],
+                op.id, op.name, op.seq))  # fmt: skip
     for units in out.values():
         units.versions.sort(key=lambda v: (v.seq, v.identity, v.version))
     return out

@@ -40,10 +40,13 @@ _DECIMAL_ZEROS = re.compile(r"\b(\d+)\.0+\b")
 _DECIMAL_TRAIL = re.compile(r"\b(\d+\.\d*?)0+\b")
 _ORDINAL = re.compile(r"\b(\d+)(?:st|nd|rd|th)\b")
 _APOSTROPHE = re.compile(r"['\u2019\u2018`]")
-_NON_ALNUM = re.compile(r"[^a-z0-9.]+")
-_STRAY_DOT = re.compile(r"(?<!\d)\.|\.(?!\d)")
+#: A token: a run of letters and digits, a dot kept only between two digits ("1.5", not "end.").
+_TOKEN = re.compile(r"[a-z0-9]+(?:(?<=[0-9])\.(?=[0-9])[a-z0-9]+)*")
+#: Every month spelling of :data:`_MONTH_RE` starts with one of these.
+_MONTH_STEMS: Final = tuple(sorted({m[:3] for m in MONTH_NUMBERS}))
 _ARTICLES: Final = frozenset({"a", "an", "the"})
 _DIGIT = re.compile(r"\d")
+_DIGIT_DOT = re.compile(r"\d\.")
 
 
 def _fmt_date(year: str | None, month: int, day: str) -> str:
@@ -54,7 +57,11 @@ def _fmt_date(year: str | None, month: int, day: str) -> str:
 
 
 def _dates_to_tokens(s: str) -> str:
-    s = _ISO_DATE.sub(lambda m: _fmt_date(m.group(1), int(m.group(2)), m.group(3)), s)
+    # Each rule is skipped when the text lacks a character or month stem every match needs.
+    if "-" in s:
+        s = _ISO_DATE.sub(lambda m: _fmt_date(m.group(1), int(m.group(2)), m.group(3)), s)
+    if not any(map(s.__contains__, _MONTH_STEMS)):
+        return s
     s = _MONTH_DAY.sub(lambda m: _fmt_date(m.group(3), _month(m.group(1)), m.group(2)), s)
     return _DAY_MONTH.sub(lambda m: _fmt_date(m.group(3), _month(m.group(2)), m.group(1)), s)
 
@@ -65,14 +72,17 @@ def _month(name: str) -> int:
 
 def _numbers_to_digits(s: str) -> str:
     # Substring tests are much cheaper than the alternations: most texts name no number.
-    if any(w in s for w in _NUMBER_WORDS):
-        if any(w in s for w in _TENS):
+    if any(map(s.__contains__, _NUMBER_WORDS)):
+        if any(map(s.__contains__, _TENS)):
             s = _TENS_UNITS.sub(lambda m: str(_TENS[m.group(1)] + _NUMBER_WORDS[m.group(2)]), s)
         s = _NUMBER_WORD.sub(lambda m: str(_NUMBER_WORDS[m.group(1)]), s)
     if _DIGIT.search(s) is None:  # the rest rewrites digits only
         return s
-    s = _THOUSANDS.sub("", s)
+    if "," in s:
+        s = _THOUSANDS.sub("", s)
     s = _ORDINAL.sub(r"\1", s)
+    if _DIGIT_DOT.search(s) is None:  # both decimal rules need a digit before a dot
+        return s
     s = _DECIMAL_ZEROS.sub(r"\1", s)
     return _DECIMAL_TRAIL.sub(r"\1", s)
 
@@ -98,10 +108,7 @@ def normalise_tokens(text: str) -> tuple[str, ...]:
     if _DIGIT.search(s) is not None:
         s = _dates_to_tokens(s)
     s = _numbers_to_digits(s)
-    s = _NON_ALNUM.sub(" ", s)
-    if "." in s:
-        s = _STRAY_DOT.sub(" ", s)
-    return tuple(t for t in s.split() if t not in _ARTICLES)
+    return tuple(t for t in _TOKEN.findall(s) if t not in _ARTICLES)
 
 
 def as_text(value: Any) -> str:

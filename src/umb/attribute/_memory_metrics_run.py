@@ -166,7 +166,8 @@ class MemoryMetricsRun:
 
     Args:
         run_dir: A run directory of ``umb eval`` with traces.
-        bench: The benchmark directory (default: the one the run's header names).
+        bench: The benchmark directory (default: the one the run's header names), or the
+            benchmark already open.
         seed: Bootstrap seed of the intervals.
 
     Raises:
@@ -174,7 +175,9 @@ class MemoryMetricsRun:
         DataError: The run's or the benchmark's files are broken.
     """
 
-    def __init__(self, run_dir: str | Path, *, bench: str | Path | None = None, seed: int = 0):
+    def __init__(
+        self, run_dir: str | Path, *, bench: str | Path | Benchmark | None = None, seed: int = 0
+    ) -> None:
         self.run = Path(run_dir)
         header = read_json(self.run / HEADER)
         if not isinstance(header, dict):
@@ -182,8 +185,11 @@ class MemoryMetricsRun:
         self.paths = run_traces(self.run)
         if not self.paths:
             raise ConfigError(f"{self.run}: no traces (was the run made with --no-trace?)")
-        root = Path(bench) if bench is not None else bench_dir(self.run, header)
-        self.bench = Benchmark.open(root)
+        if isinstance(bench, Benchmark):  # already open elsewhere: its facts are read once
+            self.bench = bench
+        else:
+            root = Path(bench) if bench is not None else bench_dir(self.run, header)
+            self.bench = Benchmark.open(root)
         self.systems = [str(s) for s in header.get("systems") or sorted(self.paths)]
         self.seed = seed
         self.gold = GoldIndex(self.bench.facts, self.bench.world) if self.bench.facts else None

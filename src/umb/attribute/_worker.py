@@ -133,7 +133,7 @@ class _Worker:
 
     def _complete(self, f: _Follow, dt: DialogueTrace, dialogues: list[Dialogue]) -> None:
         if self.metrics is None:
-            self.metrics = MemoryMetricsRun(self.run, bench=self.bench, seed=self.seed)
+            self.metrics = MemoryMetricsRun(self.run, bench=self.attributor.bench, seed=self.seed)
         self.metrics.add_dialogue(f.system, dt, dialogues)
         for did in dt.dialogue_ids:
             key = (f.system, did)
@@ -189,7 +189,7 @@ class _Worker:
         self.emit({"phase": "writing"})
         finish_attribution(self.run, records, found)
         if self.metrics is None:
-            self.metrics = MemoryMetricsRun(self.run, bench=self.bench, seed=self.seed)
+            self.metrics = MemoryMetricsRun(self.run, bench=self.attributor.bench, seed=self.seed)
         self.metrics.finish()
 
 

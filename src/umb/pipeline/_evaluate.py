@@ -71,14 +71,14 @@ def evaluate(config: RunConfig, *, progress: bool | None = None) -> RunOutcome:
 
 def _start_background(config: RunConfig) -> BackgroundAnalysis | None:
     """The worker that attributes during the run, when it can help: a traced local run on a
-    machine with a core to spare (fewer runnable processes, on average over the last minute,
-    than cores less one; on a machine that is busy already a second process only slows the
+    machine with a core to spare (a load average over the last minute below the number of
+    cores less one half; on a machine that is busy already a second process only slows the
     run down)."""
     if not config.trace or config.executor.kind != "local" or _AFTER_RUN in os.environ:
         return None
     cores = os.cpu_count() or 1
     load = os.getloadavg()[0] if hasattr(os, "getloadavg") else 0.0  # not on Windows
-    if cores < 2 or load > cores - 1:
+    if cores < 2 or load > cores - 0.5:
         return None
     return BackgroundAnalysis(config.out, config.bench, config.scoring.seed)
 

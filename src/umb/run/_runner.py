@@ -42,6 +42,9 @@ from umb.scoring._peer import NATIVE_SCORER
 # Contexts retrieved but not yet answered, per unit of concurrency: enough to keep the model busy
 # while a dialogue ingests, few enough that long contexts do not pile up in memory.
 _INFLIGHT_PER_SLOT = 4
+# Seconds after which ingesting a session redraws the bar with where it is: the last jobs of a
+# big benchmark ingest long dialogues with no answer coming for a while.
+_INGEST_HEARTBEAT_S = 2.0
 
 
 @dataclass(frozen=True)
@@ -207,14 +210,17 @@ def iter_jobs(
     """
     wanted = {d for _, d in pending}
     systems = list(dict.fromkeys(s for s, _ in pending))
-    for dialogue in bench.iter_dialogues():
-        if dialogue.id not in wanted:
-            continue
+    # Only those dialogues are parsed, and the file is left once the last is found: a run of
+    # 100 of the `umb` preset's 1,000 dialogues would otherwise parse the 900 others, in the
+    # event loop, after its last job began.
+    for dialogue in bench.iter_dialogues(frozenset(wanted)):
         wanted.discard(dialogue.id)
         for system in systems:
             todo = pending.get((system, dialogue.id))
             if todo:
                 yield system, dialogue, todo
+        if not wanted:
+            break
     if wanted:
         raise DataError(
             str(bench.root / "questions.jsonl"),
@@ -309,6 +315,7 @@ class _Evaluation:
         # tqdm to wait for many answers (the last dialogues of a big run come slowly).
         self.bar = tqdm(total=total, file=sys.stderr, disable=not show, unit="q", desc="eval",
                         smoothing=0.1, miniters=1)  # fmt: skip
+        self._beat = time.monotonic()
 
     def _load(self, spec: str, role: Role, options: ModelOptions, meter: UsageMeter) -> LoadedModel:
         model = load_model(spec, role=role, options=options, meter=meter)
@@ -369,6 +376,7 @@ class _Evaluation:
             while ingested < len(sessions) and _precedes(sessions[ingested].started_at, asked_at):
                 await memory.ingest(sessions[ingested])
                 ingested += 1
+                self._heartbeat(f"{system} {dialogue.id}: session {ingested}/{len(sessions)}")
 
         try:
             with tracer.activate(), tracer.dialogue(dialogue.id, system=system):
@@ -391,6 +399,12 @@ class _Evaluation:
         tracer.forget(dialogue.id)  # a job runs once per call: its versions are not needed again
         if self.on_job is not None:
             self.on_job(system, dialogue.id, records)
+
+    def _heartbeat(self, where: str) -> None:
+        now = time.monotonic()
+        if now - self._beat >= _INGEST_HEARTBEAT_S:
+            self._beat = now
+            self.bar.set_postfix_str(where)  # redraws the bar
 
     async def _question(
         self,

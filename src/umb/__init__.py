@@ -14,7 +14,6 @@ lives in the subpackages (docs/architecture.md).
 
 from __future__ import annotations
 
-import importlib
 import typing
 
 from umb._errors import (
@@ -26,6 +25,7 @@ from umb._errors import (
     RateLimited,
     UmbError,
 )
+from umb._lazy import lazy_names as _lazy_names
 from umb._version import __version__
 
 if typing.TYPE_CHECKING:
@@ -56,17 +56,7 @@ _LAZY: dict[str, str] = {
 }
 
 
-def __getattr__(name: str) -> typing.Any:
-    module = _LAZY.get(name)
-    if module is None:
-        raise AttributeError(f"module 'umb' has no attribute {name!r}")
-    value = getattr(importlib.import_module(module), name)
-    globals()[name] = value
-    return value
-
-
-def __dir__() -> list[str]:
-    return sorted({*globals(), *_LAZY})
+__getattr__, __dir__ = _lazy_names("umb", _LAZY, globals())
 
 
 __all__ = [

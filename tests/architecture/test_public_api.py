@@ -39,4 +39,4 @@ def test_verbs_are_documented_callables() -> None:
 def test_import_umb_loads_no_layer() -> None:
     code = "import sys, umb; print(sorted(m for m in sys.modules if m.startswith('umb.')))"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
-    assert out.stdout.strip() == "['umb._errors', 'umb._version']"
+    assert out.stdout.strip() == "['umb._errors', 'umb._lazy', 'umb._version']"

@@ -3,12 +3,12 @@ a second process during the run: the same results as reading whole traces after 
 
 from __future__ import annotations
 
-import gzip
 import json
 import shutil
 from pathlib import Path
 
 import pytest
+from _trace_copies import with_a_retried_question
 
 from umb import evaluate
 from umb.attribute import attribute_run, memory_metrics_run
@@ -62,16 +62,8 @@ def test_a_dialogue_recorded_again_after_it_was_handed_over_comes_again(
     after_run: Path, tmp_path: Path
 ) -> None:
     # A resumed run that re-runs a finished dialogue's question appends a new attempt of it.
-    path = trace_path(after_run, "rag_bm25")
-    lines = gzip.decompress(path.read_bytes()).splitlines(keepends=True)
-    scope = next(json.loads(x)["scope"] for x in lines if b'"kind":"question"' in x)
-    again = []
-    for line in lines:
-        rec = json.loads(line)
-        if rec.get("scope") == scope or str(rec.get("id", "")).startswith(f"{scope}/"):
-            again.append(json.dumps({**rec, "a": 2}).encode() + b"\n")
     copy = tmp_path / "resumed.jsonl"
-    copy.write_bytes(b"".join(lines + again))
+    scope = with_a_retried_question(trace_path(after_run, "rag_bm25"), copy)
     got = list(iter_dialogue_traces(copy))
     assert got[-1].again and len(got[-1].dialogue_ids) == 1
     did = got[-1].dialogue_ids[0]

@@ -4,12 +4,12 @@ per-dialogue traces agree with reading the whole trace, resumed attempts and tor
 from __future__ import annotations
 
 import gzip
-import json
 import shutil
 from collections import Counter
 from pathlib import Path
 
 import pytest
+from _trace_copies import with_a_retried_question
 
 from umb import evaluate
 from umb._errors import DataError
@@ -46,16 +46,8 @@ def test_counts_match_the_whole_trace(run: Path, system: str) -> None:
 def test_a_retried_scope_is_counted_once(run: Path, tmp_path: Path) -> None:
     # A second, committed attempt of a question scope (what a resumed run appends) replaces the
     # first one in the counts, as in the reader.
-    lines = gzip.decompress(trace_path(run, "rag_bm25").read_bytes()).splitlines(keepends=True)
-    begin = next(i for i, line in enumerate(lines) if b'"kind":"question"' in line)
-    scope = json.loads(lines[begin])["scope"]
-    again = []
-    for line in lines:
-        rec = json.loads(line)
-        if rec.get("scope") == scope or str(rec.get("id", "")).startswith(f"{scope}/"):
-            again.append(json.dumps({**rec, "a": 2}).encode() + b"\n")
     copy = tmp_path / "retried.jsonl"
-    copy.write_bytes(b"".join(lines + again))
+    scope = with_a_retried_question(trace_path(run, "rag_bm25"), copy)
     whole = read_trace(copy)
     assert summarize_trace(copy, _label).counts == Counter(
         _label(o.name, o.category) for o in whole.ops

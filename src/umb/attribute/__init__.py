@@ -10,9 +10,9 @@ omissions) against the gold facts.
 
 from __future__ import annotations
 
-import importlib
 import typing
 
+from umb._lazy import lazy_names as _lazy_names
 from umb.attribute._files import ATTRIBUTION_SUMMARY, ATTRIBUTIONS, MEMORY_METRICS
 from umb.attribute._types import ERROR_TYPES, Attribution
 
@@ -52,17 +52,7 @@ _LAZY: dict[str, str] = {
 }
 
 
-def __getattr__(name: str) -> typing.Any:
-    module = _LAZY.get(name)
-    if module is None:
-        raise AttributeError(f"module 'umb.attribute' has no attribute {name!r}")
-    value = getattr(importlib.import_module(module), name)
-    globals()[name] = value
-    return value
-
-
-def __dir__() -> list[str]:
-    return sorted({*globals(), *_LAZY})
+__getattr__, __dir__ = _lazy_names("umb.attribute", _LAZY, globals())
 
 
 __all__ = [

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_right
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from itertools import accumulate
 from typing import Any
@@ -249,13 +249,17 @@ class DialogueGold:
                    tuple(ids for _, _, ids in kept))  # fmt: skip
 
 
-def stated_facts(dialogue: Dialogue, gold: GoldIndex) -> list[tuple[str, str, tuple[str, ...]]]:
+def stated_facts(
+    dialogue: Dialogue, gold: GoldIndex | Mapping[str, Fact]
+) -> list[tuple[str, str, tuple[str, ...]]]:
     """Per session of ``dialogue``: its id, start and the character's facts its turns state
-    (first mention order); a dialogue's text is not needed after this."""
+    (first mention order); a dialogue's text is not needed after this. ``gold`` is the gold,
+    or only the benchmark's facts by id (all this needs)."""
+    facts = gold.facts if isinstance(gold, GoldIndex) else gold
     out = []
     for s in dialogue.sessions:
         ids = (fid for t in s.turns for fid in t.fact_ids)
-        mine = (fid for fid in ids if fid in gold.facts
-                and gold.facts[fid].character_id == dialogue.character_id)  # fmt: skip
+        mine = (fid for fid in ids if fid in facts
+                and facts[fid].character_id == dialogue.character_id)  # fmt: skip
         out.append((s.id, s.started_at, tuple(dict.fromkeys(mine))))
     return out

@@ -20,7 +20,7 @@ from umb.attribute._dialogues import DialogueSource, dialogue_pairs
 from umb.attribute._files import MEMORY_METRICS, MEMORY_METRICS_DETAIL
 from umb.attribute._memory_gold import DialogueGold, GoldIndex, Person, stated_facts
 from umb.attribute._memory_metrics import UPDATE_OUTCOMES, dialogue_metrics
-from umb.attribute._memory_units import has_memory_units, memory_units
+from umb.attribute._memory_units import DialogueUnits, has_memory_units, memory_units
 from umb.attribute._run import bench_dir, run_traces
 from umb.bench import Benchmark, Dialogue
 from umb.memory import memory_system_class
@@ -130,15 +130,19 @@ def system_rows(
         gold: The benchmark's gold.
     """
     units = memory_units(trace, system)
-    rows = []
-    for did, (character_id, sessions) in dialogues.items():
-        mine = units.get(did)
-        if mine is None or not mine.ingested:
-            continue
-        person = gold.people.get(character_id) or Person(character_id, ())
-        rows.append(dialogue_metrics(DialogueGold.of(did, person, sessions, mine.ingested),
-                                     mine, gold))  # fmt: skip
-    return rows
+    return [row for did, stated in dialogues.items()
+            if (row := _row(did, stated, units.get(did), gold)) is not None]  # fmt: skip
+
+
+def _row(
+    did: str, stated: DialogueFacts, mine: DialogueUnits | None, gold: GoldIndex
+) -> dict[str, Any] | None:
+    """The row of one dialogue the system ingested (None when it ingested none of it)."""
+    if mine is None or not mine.ingested:
+        return None
+    character_id, sessions = stated
+    person = gold.people.get(character_id) or Person(character_id, ())
+    return dialogue_metrics(DialogueGold.of(did, person, sessions, mine.ingested), mine, gold)
 
 
 def dialogue_facts(
@@ -192,11 +196,14 @@ class MemoryMetricsRun:
             self.bench = Benchmark.open(root)
         self.systems = [str(s) for s in header.get("systems") or sorted(self.paths)]
         self.seed = seed
-        self.gold = GoldIndex(self.bench.facts, self.bench.world) if self.bench.facts else None
+        self._gold: GoldIndex | None = None
         # Rows in benchmark order (the bootstrap draws over them in that order).
         self._order = {q.dialogue_id: i for i, q in reversed(list(enumerate(self.bench.questions)))}
         self._rows: dict[str, dict[str, dict[str, Any]]] = {}  # system -> dialogue -> row
         self._units: set[str] = set()  # systems with a memory unit in some dialogue
+        # Dialogues of a system with no memory unit so far (a RAG system never has one): kept
+        # small, measured only if a unit turns up, so that such a run never indexes the gold.
+        self._plain: dict[str, dict[str, tuple[DialogueFacts, DialogueUnits | None]]] = {}
         self._handed: set[str] = set()  # trace files (by system key) handed over whole
         self.results: dict[str, dict[str, Any]] = {}
         self.skipped: dict[str, str] = {}
@@ -206,26 +213,43 @@ class MemoryMetricsRun:
         """Measure ``system`` on one dialogue's trace (``""``: a trace of every system); a
         dialogue read ``again`` replaces its earlier rows."""
         self._handed.add(system)
-        if self.gold is None:
+        if not self.bench.facts:
             return
-        gold = self.gold
         facts: dict[str, DialogueFacts] = {
-            d.id: (d.character_id, stated_facts(d, gold)) for d in dialogues
+            d.id: (d.character_id, stated_facts(d, self.bench.facts)) for d in dialogues
         }
         units = has_memory_units(dt.trace)
         for name in self.systems if system == "" else [system]:
             if units:
                 self._units.add(name)
             rows = self._rows.setdefault(name, {})
+            plain = self._plain.setdefault(name, {})
             for did in dt.dialogue_ids:
                 rows.pop(did, None)
-            for row in system_rows(dt.trace, name if system == "" else None, facts, gold):
-                rows[row["dialogue_id"]] = row
+                plain.pop(did, None)
+            mine = memory_units(dt.trace, name if system == "" else None)
+            if name not in self._units and not _stores_nothing(name):
+                plain.update({did: (facts[did], mine.get(did)) for did in facts})
+                continue
+            for did, (stated, kept) in plain.items():  # measured now that a unit turned up
+                if (row := _row(did, stated, kept, self.gold)) is not None:
+                    rows[did] = row
+            plain.clear()
+            for did, stated in facts.items():
+                if (row := _row(did, stated, mine.get(did), self.gold)) is not None:
+                    rows[did] = row
+
+    @property
+    def gold(self) -> GoldIndex:
+        """The benchmark's gold, indexed on first use (a run with no memory system never is)."""
+        if self._gold is None:
+            self._gold = GoldIndex(self.bench.facts, self.bench.world)
+        return self._gold
 
     def finish(self, *, write: bool = True) -> dict[str, Any]:
         """Measure the systems whose traces were not handed over, write the files (when
         ``write``), return the contents of ``memory_metrics.json``."""
-        if self.gold is None:
+        if not self.bench.facts:
             self.skipped = dict.fromkeys(self.systems, "the benchmark has no facts.jsonl")
         else:
             self._read_the_rest()

@@ -95,6 +95,7 @@ class _Worker:
                     break
                 if cmd.get("finish"):
                     finishing = True
+                    self.emit({"phase": "the run's last records"})
                 elif "job" in cmd:
                     system, did = cmd["job"]
                     self._announced((str(system), str(did)), list(cmd.get("failed") or ()))

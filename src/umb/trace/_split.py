@@ -28,14 +28,13 @@ from umb.trace._graph import Trace
 from umb.trace._inputs import BenchmarkTurns, inputs_of
 from umb.trace._reader import _check_format, build_trace
 from umb.trace._resume import fill_op, select
+from umb.trace._tail import Record
 
 #: Bytes read between two calls of a pass's ``advance`` callback.
 CHUNK = 1 << 20
 
 Advance = Callable[[int], None]
 """``advance(n)``: ``n`` more bytes of the file read (every :data:`CHUNK` or so, and at the end)."""
-
-Record = tuple[int, dict[str, Any]]
 
 # Records that belong to no scope and are kept whatever the dialogues asked for.
 _UNSCOPED = frozenset({"open", "close", "src"})

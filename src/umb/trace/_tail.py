@@ -12,6 +12,7 @@ from umb._errors import DataError
 from umb.trace._file import GZIP_MAGIC
 
 Record = tuple[int, dict[str, Any]]
+"""A trace record with its line number."""
 
 
 class TraceTail:

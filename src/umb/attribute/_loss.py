@@ -98,14 +98,15 @@ def _added_beside_stale(
     what: str,
 ) -> Loss | None:
     """KU: the new value was added as a unit of its own while a stale one stayed live."""
+    # Whether an ``add`` wrote it is cheap to tell; only then are the live units checked for
+    # the stale value (a RAG system, which adds nothing, holds thousands of them).
+    first = next((v for v in view.trace.versions(held[0].identity) if carriers(v.key)), None)
+    add = view.writer(first.key) if first is not None else None
+    if first is None or add is None or op_kind(add) != "add":
+        return None
     holders = {h.identity for h in held}
     stale = [v for v in live if v.identity not in holders and carriers.stale(v.key)]
     if not stale:
-        return None
-    unit = held[0]
-    first = next(v for v in view.trace.versions(unit.identity) if carriers(v.key))
-    add = view.writer(first.key)
-    if add is None or op_kind(add) != "add":
         return None
     decide = _decision_for(view, add)
     op = decide or add

@@ -31,14 +31,14 @@ from typing import Any
 import orjson
 
 from umb.attribute._attributor import DialogueAttributor, failed_by_dialogue
-from umb.attribute._dialogues import DialogueSource, Pair
+from umb.attribute._dialogues import DialogueSource, Pair, dialogue_pairs
 from umb.attribute._files import failed
 from umb.attribute._memory_metrics_run import MemoryMetricsRun
 from umb.attribute._run import finish_attribution, latest_records
 from umb.bench import Dialogue
 from umb.run._log import HEADER, RECORDS, read_records
 from umb.run._traces import trace_path
-from umb.trace import DialogueTrace, iter_dialogue_traces, read_dialogues
+from umb.trace import DialogueTrace, read_dialogues
 from umb.trace._gc import paused_gc
 from umb.trace._split import DialogueSplitter
 from umb.trace._tail import TraceTail
@@ -179,10 +179,10 @@ class _Worker:
             # What no job announced (an earlier invocation's): one more pass over the trace.
             if not any(s == system for s, _ in missing):
                 continue
-            followed.source.restart()
             keep = {did for s, did in missing if s == system}
-            for dt in iter_dialogue_traces(followed.path, keep=keep.__contains__):
-                dt, dialogues = followed.source.pair(dt)
+            for dt, dialogues in dialogue_pairs(
+                followed.path, followed.source, keep=keep.__contains__
+            ):
                 mine = [r for did in dt.dialogue_ids for r in missing.get((system, did), ())]
                 self.attributor.attribute(mine, dt.trace, dialogues)
                 self.emit({"attributed": len(found), "total": len(todo)})

@@ -47,7 +47,8 @@ SHARED: frozenset[str] = frozenset(
 
 
 HEAVY_SEAMS: dict[str, str] = {
-    "umb.models._openai": "the openai client takes ~0.3 s to import",
+    "umb.models._openai": "its HTTP client takes ~0.3 s to import",
+    "umb.models.offline": "numpy, through the offline reader's list answers",
     "umb.models._hf": "torch and transformers (extra hf)",
     "umb.models._llamacpp": "llama-cpp-python (extra llamacpp)",
     "umb.run._ray_eval": "ray (extra ray), for --executor ray",

@@ -150,8 +150,8 @@ def eval_command(
     ray_address: str | None,
 ) -> None:
     """Evaluate memory systems with a model on a benchmark; resumable, one record per question."""
-    from umb import evaluate
     from umb.models import ModelOptions
+    from umb.pipeline import evaluate
     from umb.report import format_leaderboard, format_native
     from umb.run import (
         RUN_LOG,

@@ -2,21 +2,25 @@
 
 The worker itself is :mod:`umb.attribute._worker` (its docstring has the protocol); this side
 only starts it, sends it each finished job's failed records and waits for its files, so the
-run's own process never loads attribution.
+run's own process never loads attribution. A thread writes the messages: the worker reads
+nothing while it starts (about a second of imports), and a full pipe must not stop the run's
+event loop meanwhile.
 """
 
 from __future__ import annotations
 
 import contextlib
+import queue
 import subprocess
 import sys
+import threading
 from collections.abc import Sequence
 from pathlib import Path
 from typing import IO, Any
 
 import orjson
 
-from umb.attribute._files import failed
+from umb.attribute._files import attributed_part, failed
 from umb.run import RUN_LOG
 
 
@@ -36,6 +40,8 @@ class BackgroundAnalysis:
         self.error: str | None = None
         """Why the worker did not finish its work, when it did not."""
         self._proc: subprocess.Popen[bytes] | None = None
+        self._outbox: queue.SimpleQueue[bytes | None] = queue.SimpleQueue()
+        self._writer: threading.Thread | None = None
 
     def _start(self) -> subprocess.Popen[bytes]:
         # The worker's own messages (a crash's traceback) go where other libraries' do.
@@ -45,23 +51,39 @@ class BackgroundAnalysis:
                 stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=log,
             )  # fmt: skip
         self._proc = proc
+        self._writer = threading.Thread(target=self._write, args=(proc.stdin,), daemon=True)
+        self._writer.start()
         self._send(self.settings)
         return proc
 
     def _send(self, msg: dict[str, Any]) -> None:
-        proc = self._proc or self._start()
-        stdin: IO[bytes] | None = proc.stdin
-        if self.error is not None or stdin is None:
-            return
+        if self._proc is None:
+            self._start()
+        self._outbox.put(orjson.dumps(msg, default=str) + b"\n")
+
+    def _write(self, stdin: IO[bytes] | None) -> None:
+        """The writer thread: the outbox into the worker's stdin, closed at ``None``."""
+        assert stdin is not None
         try:
-            stdin.write(orjson.dumps(msg, default=str) + b"\n")
-            stdin.flush()
+            while (line := self._outbox.get()) is not None:
+                stdin.write(line)
+                stdin.flush()
         except OSError as e:  # the worker is gone; finish() says why
             self.error = f"the background worker stopped ({e.strerror or e})"
+        finally:
+            with contextlib.suppress(OSError):
+                stdin.close()
+
+    def _close_stdin(self, timeout_s: float | None = None) -> None:
+        """Let the writer send what is queued, then close the worker's stdin."""
+        self._outbox.put(None)
+        if self._writer is not None:
+            self._writer.join(timeout_s)
 
     def job_done(self, system: str, dialogue_id: str, records: Sequence[dict[str, Any]]) -> None:
         """Tell the worker a job has finished (:data:`umb.run.OnJob`)."""
-        self._send({"job": [system, dialogue_id], "failed": [r for r in records if failed(r)]})
+        todo = [attributed_part(r) for r in records if failed(r)]
+        self._send({"job": [system, dialogue_id], "failed": todo})
 
     @property
     def started(self) -> bool:
@@ -76,9 +98,7 @@ class BackgroundAnalysis:
         if proc is None:
             return False
         self._send({"finish": True})
-        if proc.stdin is not None:
-            with contextlib.suppress(OSError):
-                proc.stdin.close()
+        self._close_stdin()
         ok = False
         assert proc.stdout is not None
         for line in proc.stdout:
@@ -102,9 +122,7 @@ class BackgroundAnalysis:
         proc = self._proc
         if proc is None:
             return
-        if proc.stdin is not None:
-            with contextlib.suppress(OSError):
-                proc.stdin.close()
+        self._close_stdin(timeout_s=5)
         try:
             proc.wait(timeout=5)
         except subprocess.TimeoutExpired:

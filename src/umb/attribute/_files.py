@@ -15,3 +15,14 @@ def failed(record: dict[str, Any]) -> bool:
     """A question counts as failed when it was scored below 1 (unscored items are not)."""
     score = record.get("score")
     return isinstance(score, int | float) and score < 1
+
+
+ATTRIBUTED_FIELDS: Final = ("system", "question_id", "dialogue_id", "score", "score_by", "scorer",
+                            "score_details", "parse_status", "answer", "error")  # fmt: skip
+"""The fields of a record that attribution reads: all the run sends its second process (a
+full-context record also holds every turn id, ~6 KB)."""
+
+
+def attributed_part(record: dict[str, Any]) -> dict[str, Any]:
+    """The part of ``record`` attribution reads (:data:`ATTRIBUTED_FIELDS`)."""
+    return {k: record[k] for k in ATTRIBUTED_FIELDS if k in record}

@@ -3,7 +3,8 @@
 
 A provider turns the part of a spec after ``<provider>/`` into a backend and the identity its
 responses are cached under (``("", "", "")``: not cached). Language-model backends are imported
-inside their provider so that specs which do not use them never load them.
+inside their provider so that specs which do not use them never load them (the offline reader
+loads numpy).
 """
 
 from __future__ import annotations
@@ -11,13 +12,14 @@ from __future__ import annotations
 from umb.models._api import ModelAPI
 from umb.models._options import ModelOptions
 from umb.models._provider import CacheIdentity, provider
-from umb.models.offline import OfflineModel
 from umb.models.oracle import OracleModel
 
 
 @provider("offline", takes_name=False)
 def offline(name: str, options: ModelOptions) -> tuple[ModelAPI, CacheIdentity]:
     """The deterministic non-LLM reader (a lower bound)."""
+    from umb.models.offline import OfflineModel  # its reader loads numpy
+
     # offline and oracle are instant, and their answers depend on the request's task (which the
     # cache key leaves out), so only language-model backends are cached.
     return OfflineModel(), ("", "", "")

@@ -9,9 +9,20 @@ from pathlib import Path
 
 from umb._errors import ConfigError
 from umb._jsonio import atomic_write_bytes
+from umb.report._attribution import register as _register_attribution
 from umb.report._context import ReportContext, ReportOptions, Section, Steps
 from umb.report._load import load_report_data
-from umb.report._sections import SECTIONS
+from umb.report._memory_metrics import register as _register_memory_metrics
+from umb.report._sections import QUESTION_DETAILS, SECTIONS, QuestionDetail, register_section
+from umb.report._traces import register as _register_traces
+
+# The built-in sections that live in their own modules, in page order.
+_register_traces()
+_register_attribution()
+_register_memory_metrics()
+
+__all__ = ["QUESTION_DETAILS", "SECTIONS", "QuestionDetail", "Report", "build_report",
+           "register_section"]  # fmt: skip
 
 
 @dataclass(frozen=True)

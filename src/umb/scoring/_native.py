@@ -104,7 +104,8 @@ def peer_aggregate(
 ) -> dict[str, Any] | None:
     """The peer scorer's own summary of its records (``score_details``), or None for ``umb``."""
     name = str(scorer.get("name") or NATIVE_SCORER)
-    if name not in answer_scorer_names()[1:]:
+    # umb's own first: telling the others apart loads every peer scorer.
+    if name == NATIVE_SCORER or name not in answer_scorer_names()[1:]:
         return None  # umb's rules, or a retrieval metric (summarised under ``retrieval``)
     details = [
         r["score_details"]

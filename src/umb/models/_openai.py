@@ -104,6 +104,9 @@ class OpenAIModel:
             base_url=base_url,
             headers={"Authorization": f"Bearer {key}", "Content-Type": "application/json"},
             timeout=self.options.timeout_s,
+            # As the OpenAI SDK does (a proxy moving the API); httpx drops the key on a
+            # redirect to another host.
+            follow_redirects=True,
             # The endpoint's slots bound the requests in flight; every one of them keeps its
             # connection alive between requests (httpx keeps 20 by default, so a higher
             # concurrency would open and close connections all run long).
@@ -231,8 +234,6 @@ class OpenAIModel:
             )
         except (asyncio.TimeoutError, httpx.TimeoutException) as e:
             raise _Retryable(f"timed out after {timeout:g} s") from e
-        except httpx.UnsupportedProtocol as e:
-            raise _Fatal(f"{type(e).__name__}: {_short(str(e))}") from e
         except httpx.TransportError as e:
             raise _Retryable(f"connection error: {_short(str(e)) or type(e).__name__}") from e
         except (httpx.HTTPError, httpx.InvalidURL) as e:

@@ -11,7 +11,6 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-import openai
 import pytest
 from memory_helpers import ingest, question, retrieve, session
 
@@ -170,6 +169,7 @@ def test_options(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
 
 
 def test_test_server_embeddings(openai_server: OpenAIServer) -> None:
+    openai = pytest.importorskip("openai", reason="the OpenAI SDK comes with the mem0 extra")
     client = openai.OpenAI(base_url=openai_server.base_url, api_key="k", max_retries=0)
     texts = ["Maya adopted a beagle", "a beagle called Biscuit", "pottery"]
     # The client asks for base64 unless told otherwise; mem0 asks for floats.

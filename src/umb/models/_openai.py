@@ -1,9 +1,10 @@
-"""``openai/<model>``: any OpenAI-compatible chat endpoint through the official SDK.
+"""``openai/<model>``: any OpenAI-compatible chat endpoint, spoken to with plain ``httpx``.
 
-The SDK's own retries are off; this module retries HTTP 429, 5xx, connection errors and
-timeouts with jittered exponential backoff, honouring Retry-After. A request that still fails
-comes back as a result with ``error`` set; :meth:`OpenAIModel.generate` never raises for an
-endpoint failure.
+One request is ``POST {base_url}/chat/completions`` with a JSON body and a bearer key; the
+OpenAI SDK is not used (importing it costs about a second of every command's start). This
+module retries HTTP 408, 409, 429, 5xx, connection errors and timeouts with jittered exponential
+backoff, honouring Retry-After. A request that still fails comes back as a result with ``error``
+set; :meth:`OpenAIModel.generate` never raises for an endpoint failure.
 """
 
 from __future__ import annotations
@@ -16,7 +17,8 @@ import time
 from collections.abc import Sequence
 from typing import Any
 
-import openai
+import httpx
+import orjson
 
 from umb._errors import ConfigError
 from umb._tokens import estimate_tokens
@@ -29,7 +31,8 @@ log = logging.getLogger("umb.models")
 
 OPENAI_DEFAULT_BASE_URL = "https://api.openai.com/v1"
 
-# Sent when a custom endpoint needs no key: the SDK insists on one, and local servers ignore it.
+# Sent when a custom endpoint needs no key: local servers ignore it, and a proxy that wants
+# some Authorization header gets one.
 _NO_KEY = "no-key"
 
 
@@ -77,28 +80,39 @@ class OpenAIModel:
                 "set it, or point --base-url / $OPENAI_BASE_URL at a local server"
             )
         self.urls = (self.base_url, *(u.rstrip("/") for u in options.replicas))
+        for url in self.urls:
+            _check_url(url)
         # response_format forms this endpoint refused (HTTP 400, 422, or 500 naming the field);
         # not tried again.
         self._refused: set[str] = set()
         # The HTTP clients and semaphores belong to one event loop; a caller that runs several
         # loops in turn (asyncio.run per batch) gets fresh ones for each.
         self._loop: asyncio.AbstractEventLoop | None = None
-        self._pool: EndpointPool[openai.AsyncOpenAI] | None = None
+        self._pool: EndpointPool[httpx.AsyncClient] | None = None
 
-    def _bind(self) -> EndpointPool[openai.AsyncOpenAI]:
+    def _bind(self) -> EndpointPool[httpx.AsyncClient]:
         loop = asyncio.get_running_loop()
         if self._pool is None or self._loop is not loop:
             self._loop = loop
             self._pool = EndpointPool(self.urls, self.options.concurrency, self._client)
         return self._pool
 
-    def _client(self, base_url: str) -> openai.AsyncOpenAI:
-        return openai.AsyncOpenAI(
-            # Read at call time and never kept anywhere but the client's memory.
-            api_key=os.environ.get(self.options.api_key_env) or _NO_KEY,
+    def _client(self, base_url: str) -> httpx.AsyncClient:
+        # Read at call time and never kept anywhere but the client's memory.
+        key = os.environ.get(self.options.api_key_env) or _NO_KEY
+        return httpx.AsyncClient(
             base_url=base_url,
+            headers={"Authorization": f"Bearer {key}", "Content-Type": "application/json"},
             timeout=self.options.timeout_s,
-            max_retries=0,
+            # As the OpenAI SDK does (a proxy moving the API); httpx drops the key on a
+            # redirect to another host.
+            follow_redirects=True,
+            # The endpoint's slots bound the requests in flight; every one of them keeps its
+            # connection alive between requests (httpx keeps 20 by default, so a higher
+            # concurrency would open and close connections all run long).
+            limits=httpx.Limits(
+                max_connections=None, max_keepalive_connections=self.options.concurrency
+            ),
         )
 
     async def generate(self, requests: Sequence[GenerateRequest]) -> list[GenerateResult]:
@@ -109,7 +123,7 @@ class OpenAIModel:
         """Close the HTTP clients of the current event loop."""
         if self._pool is not None and self._loop is asyncio.get_running_loop():
             for endpoint in self._pool.endpoints:
-                await endpoint.client.close()
+                await endpoint.client.aclose()
         self._pool = None
         self._loop = None
 
@@ -178,7 +192,7 @@ class OpenAIModel:
         return [f for f in ladder if f[0] not in self._refused]
 
     async def _attempt(
-        self, client: openai.AsyncOpenAI, request: GenerateRequest, started: float
+        self, client: httpx.AsyncClient, request: GenerateRequest, started: float
     ) -> GenerateResult:
         formats = self._formats(request)
         for k, (name, response_format) in enumerate(formats):
@@ -199,7 +213,7 @@ class OpenAIModel:
 
     async def _call(
         self,
-        client: openai.AsyncOpenAI,
+        client: httpx.AsyncClient,
         request: GenerateRequest,
         response_format: dict[str, Any] | None,
     ) -> bytes:
@@ -213,36 +227,51 @@ class OpenAIModel:
             body["response_format"] = response_format
         timeout = self.options.timeout_s
         try:
-            # The SDK's generic post keeps its auth, URLs, timeouts and error types but skips
-            # validating the messages against its TypedDicts, which costs more CPU than the rest
-            # of the request together (it showed as lost throughput at high concurrency).
-            # wait_for is the hard deadline: the SDK's timeout bounds each socket read, not the
+            # wait_for is the hard deadline: httpx's timeout bounds each socket read, not the
             # whole response, so a server trickling bytes could otherwise hold a slot forever.
-            return await asyncio.wait_for(
-                client.post(
-                    "/chat/completions", cast_to=bytes, body=body, options={"timeout": timeout}
-                ),
-                timeout=timeout,
+            response = await asyncio.wait_for(
+                client.post("/chat/completions", content=orjson.dumps(body)), timeout=timeout
             )
-        except asyncio.TimeoutError as e:
+        except (asyncio.TimeoutError, httpx.TimeoutException) as e:
             raise _Retryable(f"timed out after {timeout:g} s") from e
-        except openai.APITimeoutError as e:
-            raise _Retryable(f"timed out after {timeout:g} s") from e
-        except openai.APIConnectionError as e:
-            raise _Retryable(f"connection error: {e}") from e
-        except (openai.BadRequestError, openai.UnprocessableEntityError) as e:
-            raise _BadRequest(f"HTTP {e.status_code}: {_short(e.message)}") from e
-        except openai.APIStatusError as e:
-            reason = f"HTTP {e.status_code}: {_short(e.message)}"
-            if response_format is not None and "response_format" in str(e.message):
-                # llama-cpp-python's server answers a response_format it cannot parse with
-                # HTTP 500 naming the field: a refusal of the shape, not a server fault.
-                raise _BadRequest(reason) from e
-            if is_retryable_status(e.status_code):
-                raise _Retryable(reason, parse_retry_after(e.response.headers)) from e
-            raise _Fatal(reason) from e
-        except openai.OpenAIError as e:
+        except httpx.TransportError as e:
+            raise _Retryable(f"connection error: {_short(str(e)) or type(e).__name__}") from e
+        except (httpx.HTTPError, httpx.InvalidURL) as e:
             raise _Fatal(f"{type(e).__name__}: {_short(str(e))}") from e
+        if response.is_success:
+            return response.content
+        status = response.status_code
+        text = response.text
+        reason = f"HTTP {status}: {_short(_error_message(text))}"
+        if status in (400, 422):
+            raise _BadRequest(reason)
+        if response_format is not None and "response_format" in text:
+            # llama-cpp-python's server answers a response_format it cannot parse with
+            # HTTP 500 naming the field: a refusal of the shape, not a server fault.
+            raise _BadRequest(reason)
+        if is_retryable_status(status):
+            raise _Retryable(reason, parse_retry_after(response.headers))
+        raise _Fatal(reason)
+
+
+def _check_url(url: str) -> None:
+    try:
+        scheme = httpx.URL(url).scheme
+    except httpx.InvalidURL as e:
+        raise ConfigError(f"endpoint URL {url!r} is not a valid URL: {e}") from e
+    if scheme not in ("http", "https"):
+        raise ConfigError(f"endpoint URL {url!r} must start with http:// or https://")
+
+
+def _error_message(text: str) -> str:
+    """The ``error.message`` of an OpenAI-style error body, else the body itself."""
+    try:
+        parsed = json.loads(text)
+    except ValueError:
+        return text
+    error = parsed.get("error") if isinstance(parsed, dict) else None
+    message = error.get("message") if isinstance(error, dict) else None
+    return message if isinstance(message, str) and message else text
 
 
 def _short(text: str, limit: int = 300) -> str:
@@ -252,7 +281,7 @@ def _short(text: str, limit: int = 300) -> str:
 
 def _to_result(body: bytes, request: GenerateRequest, latency_s: float) -> GenerateResult:
     try:
-        # Bytes straight to json: the SDK's text decoding sniffs the charset, which is slow.
+        # Bytes straight to json, without decoding them to text first.
         parsed = json.loads(body)
         content = parsed["choices"][0]["message"]["content"]
     except (ValueError, KeyError, IndexError, TypeError) as e:

@@ -34,7 +34,7 @@ def oracle(name: str, options: ModelOptions) -> tuple[ModelAPI, CacheIdentity]:
 @provider("openai", form="openai/<model>")
 def openai(name: str, options: ModelOptions) -> tuple[ModelAPI, CacheIdentity]:
     """Any OpenAI-compatible endpoint (vLLM, Ollama, llama.cpp's server, OpenAI)."""
-    from umb.models._openai import OpenAIModel  # the openai client takes ~0.3 s to import
+    from umb.models._openai import OpenAIModel  # httpx takes ~0.1-0.3 s to import
 
     model = OpenAIModel(name, options)
     return model, ("openai", name, model.base_url)

@@ -15,6 +15,7 @@ from umb.attribute import attribute_run, memory_metrics_run
 from umb.attribute._background import BackgroundAnalysis
 from umb.run import RunConfig, read_records, trace_path
 from umb.trace import iter_dialogue_traces, read_trace
+from umb.trace._split import DialogueSplitter, iter_records
 
 SYSTEMS = ("rag_bm25", "mem0_style")
 OUTPUTS = ("attributions.jsonl", "attribution_summary.json", "memory_metrics.json",
@@ -54,8 +55,25 @@ def test_each_dialogue_comes_once_holding_what_the_whole_trace_holds_of_it(
             mine = {o.id for o in whole.ops if o.dialogue_id == did}
             assert {o.id for o in dt.trace.ops if o.dialogue_id is not None} == mine
             assert dt.trace.issues == []
+            for op in dt.trace.ops:  # every value written, though values are let go as read
+                for identity, version in op.writes:
+                    node = dt.trace.node(identity, version)
+                    assert dt.trace.value(node) == whole.value(whole.node(identity, version))
         records = read_records(after_run / "records.jsonl")
         assert sorted(seen) == sorted({r["dialogue_id"] for r in records})
+
+
+def test_values_are_let_go_once_the_dialogues_that_use_them_are_done(after_run: Path) -> None:
+    path = trace_path(after_run, "mem0_style")
+    records = [rec for _, rec in iter_records(path) if rec is not None]
+    forgotten = {rec["dialogue"] for rec in records if rec["t"] == "forget"}
+    assert forgotten == {r["dialogue_id"] for r in read_records(after_run / "records.jsonl")}
+    split = DialogueSplitter(path)
+    for lineno, rec in enumerate(records, 1):
+        if (done := split.feed(lineno, rec)) is not None:
+            split.take(done)
+    # Left at the end: the values of the run's own scope, not the dialogues'.
+    assert len(split.values) < sum(rec["t"] == "val" for rec in records) / 5
 
 
 def test_a_dialogue_recorded_again_after_it_was_handed_over_comes_again(

@@ -18,6 +18,7 @@ from umb.trace import (
     bind_context,
     current_op,
     current_tracer,
+    iter_dialogue_traces,
     memory_var,
     open_tracer,
     operation,
@@ -25,6 +26,7 @@ from umb.trace import (
     run_in_thread,
     traced,
 )
+from umb.trace._split import iter_records
 
 Q_PET = "Q-D0001-IE-01"
 
@@ -243,3 +245,37 @@ def test_a_forgotten_dialogue_leaves_nothing_of_its_variables_behind(tmp_path: P
     tracer.close()
     versions = read_trace(path).versions("memory:D0002:m1")
     assert [n.version for n in versions] == [1, 2]
+
+
+def _ingest(tracer: Tracer, did: str, text: str) -> None:
+    with tracer.dialogue(did), operation("ingest") as op:
+        op.write(memory_var("m1", dialogue_id=did), text)
+
+
+def _values_stored(path: Path, text: str) -> int:
+    return sum(rec is not None and rec["t"] == "val" and rec.get("value") == text
+               for _, rec in iter_records(path))  # fmt: skip
+
+
+def test_a_value_a_dialogue_let_go_is_stored_again_when_used_again(tmp_path: Path) -> None:
+    path = tmp_path / "t.jsonl"
+    tracer = Tracer(path)
+    with tracer.activate():
+        _ingest(tracer, "D0001", "a shared sentence")
+        _ingest(tracer, "D0002", "a shared sentence")  # D0001 not forgotten yet: stored once
+        tracer.forget("D0001")
+        tracer.forget("D0002")
+        _ingest(tracer, "D0003", "a shared sentence")
+        tracer.forget("D0003")
+    tracer.close()
+    assert _values_stored(path, "a shared sentence") == 2
+    # A resumed tracer knows the value was let go, and stores it again too.
+    resumed = Tracer(path, resume=True)
+    with resumed.activate():
+        _ingest(resumed, "D0004", "a shared sentence")
+    resumed.close()
+    assert _values_stored(path, "a shared sentence") == 3
+    got = {dt.dialogue_ids[0]: dt.trace for dt in iter_dialogue_traces(path)}
+    for did, trace in got.items():
+        node = trace.node(f"memory:{did}:m1")
+        assert trace.value(node) == "a shared sentence", did

@@ -49,6 +49,8 @@ class TraceAppender:
             self._seq = max(self._seq, int(rec["seq"]))
         elif t == "val":
             self._values.add(rec["h"])
+        elif t == "forget":  # stored again when next used, as the tracer does
+            self._values.difference_update(rec.get("h") or ())
         if t in ("op", "begin") and "a" in rec:
             key = rec["scope"]
             self._attempts[key] = max(self._attempts.get(key, 0), int(rec["a"]))
@@ -69,11 +71,10 @@ class TraceAppender:
         }
         shifted = [_shifted(r, runs, renamed, shift, opens, self._seq) for r in records]
         out: list[bytes] = []
-        for rec in shifted:
+        for rec in shifted:  # in order: a forget lets a value be stored again after it
             if rec["t"] == "val" and rec["h"] in self._values:
                 continue
             out.append(dump_record(rec))
-        for rec in shifted:
             self._count(rec)
         fd = os.open(self.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
         try:

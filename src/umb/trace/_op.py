@@ -167,7 +167,7 @@ class _Op(OpHandle):
                 raw = utf8(value)
             h = _sha256(raw).hexdigest()[:HASH_CHARS]
             if h not in tr._seen:
-                tr._seen.add(h)
+                tr._first_seen(h, self.scope)
                 tr._queue.append(
                     dump_record({"t": "val", "h": h, "size": len(raw), "value": value})
                 )

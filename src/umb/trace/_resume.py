@@ -39,6 +39,8 @@ class Selection:
     sources: list[dict[str, Any]] = field(default_factory=list)
     opens: list[dict[str, Any]] = field(default_factory=list)
     diverged: list[dict[str, Any]] = field(default_factory=list)
+    forgotten: set[str] = field(default_factory=set)
+    """Values a ``forget`` record let go and no later value record stored again."""
     max_seq: int = 0
 
 
@@ -71,6 +73,9 @@ def select(raw: RawTrace | None) -> Selection:
             sel.max_seq = max(sel.max_seq, rec["seq"])
         elif t == "val":
             sel.values.setdefault(rec["h"], rec)
+            sel.forgotten.discard(rec["h"])
+        elif t == "forget":
+            sel.forgotten.update(rec.get("h") or ())
         elif t == "src":
             sel.sources.append(rec)
         elif t == "begin":
@@ -117,7 +122,8 @@ def resume_state(raw: RawTrace | None) -> ResumeState:
     """
     sel = select(raw)
     st = ResumeState(opens=len(sel.opens), next_seq=sel.max_seq + 1)
-    st.value_hashes = set(sel.values)
+    # A forgotten value is stored again when next used: the readers may have dropped it.
+    st.value_hashes = set(sel.values) - sel.forgotten
     st.attempts = {key: max(per) for key, per in sel.attempts.items()}
 
     def bump(identity: str, v: int, h: str | None) -> None:

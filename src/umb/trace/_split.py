@@ -3,8 +3,12 @@
 A system's trace holds every dialogue of a run; attribution and the memory metrics look at one
 dialogue at a time (a question reads only what its own dialogue's ingest wrote). Reading the file
 in one pass and building a :class:`~umb.trace.Trace` per dialogue, as soon as its scopes have
-ended, keeps only the dialogues still being written in memory, plus the values seen so far (a
-value is stored once per file, by the first dialogue that wrote it).
+ended, keeps only the dialogues still being written in memory, plus the values they may still
+refer to. A value is stored once, by the first dialogue that wrote it, until a ``forget`` record
+(written when the runner is done with that dialogue) lets it go: the tracer stores it again if
+it is used after that, so a value listed there is dropped once every dialogue open when the
+record was read has been handed over, unless a later value record stored it again or a source
+refers to it. Files without ``forget`` records keep every value to the end.
 
 A dialogue is complete when its dialogue scope has ended (committed or aborted) and every scope
 begun inside it (its questions) has too. A resumed trace can add attempts of a dialogue after it
@@ -91,6 +95,14 @@ class DialogueTrace:
 
 
 @dataclass
+class _Drop:
+    """Values a ``forget`` record let go, dropped when the dialogues open then are all done."""
+
+    hashes: list[str]
+    waiting: set[str]
+
+
+@dataclass
 class _Open:
     """A dialogue still being read: its records, and how many of its scopes are running."""
 
@@ -123,15 +135,28 @@ class DialogueSplitter:
         self._top: list[Record] = []  # scopes no dialogue owns: the run's top scope
         self._owner: dict[str, str | None] = {}
         self._open: dict[str, _Open] = {}
+        self._drops: list[_Drop] = []
+        self._dropping: dict[str, _Drop] = {}  # value hash -> the latest drop that lists it
+        self._source_values: set[str] = set()
 
     def feed(self, lineno: int, rec: dict[str, Any]) -> str | None:
         """Sort one record; returns the dialogue it completed, if any."""
         t = rec["t"]
         if t == "val":
             self.values.setdefault(rec["h"], rec)
+            self._dropping.pop(rec["h"], None)  # stored again: in use again
+            return None
+        if t == "forget":
+            drop = _Drop([str(h) for h in rec.get("h") or ()], set(self._open))
+            for h in drop.hashes:
+                self._dropping[h] = drop
+            self._drops.append(drop)
+            self._release()
             return None
         if t == "src":
             self._sources.append((lineno, rec))
+            if rec.get("h"):
+                self._source_values.add(rec["h"])
             return None
         if t == "open":
             _check_format(RawTrace(self.path, [(lineno, rec)]))
@@ -175,12 +200,30 @@ class DialogueSplitter:
         """The trace of a dialogue read so far; its records are dropped here."""
         d = self._open.pop(dialogue_id)
         self.taken.add(dialogue_id)
-        return self._build([dialogue_id], d.records, d.hashes)
+        trace = self._build([dialogue_id], d.records, d.hashes)
+        self._done(dialogue_id)
+        return trace
 
     def drop(self, dialogue_id: str) -> None:
         """Forget a dialogue read so far, unbuilt."""
         del self._open[dialogue_id]
         self.taken.add(dialogue_id)
+        self._done(dialogue_id)
+
+    def _done(self, dialogue_id: str) -> None:
+        if self._drops:
+            for drop in self._drops:
+                drop.waiting.discard(dialogue_id)
+            self._release()
+
+    def _release(self) -> None:
+        """Drop the values of every ``forget`` no open dialogue holds back any more."""
+        while self._drops and not self._drops[0].waiting:
+            drop = self._drops.pop(0)
+            for h in drop.hashes:
+                if self._dropping.get(h) is drop and h not in self._source_values:
+                    del self._dropping[h]
+                    self.values.pop(h, None)
 
     def unfinished(self) -> list[str]:
         """Dialogues whose scopes had not all ended when the file did (in the order begun)."""

@@ -115,6 +115,7 @@ class Tracer(BaseTracer):
         self._max = self._state.max_version
         self._ver: dict[str, Iterator[int]] = {}
         self._seen = self._state.value_hashes
+        self._first: dict[str, list[str]] = {}  # dialogue id -> value hashes first queued in it
         self._attempts = self._state.attempts
         self._prior_seq = self._state.prior_seq
         self._committed_now: set[str] = set()
@@ -184,6 +185,13 @@ class Tracer(BaseTracer):
                 self._cur.pop(identity, None)
                 self._max.pop(identity, None)
                 self._ver.pop(identity, None)
+            hashes = self._first.pop(dialogue_id, None)
+            if hashes:
+                # Queued with the removal, so every later use of these values is preceded by
+                # a fresh value record, and a reader may drop them (docs/tracing.md).
+                self._seen.difference_update(hashes)
+                self._queue.append(dump_record({"t": "forget", "dialogue": dialogue_id,
+                                                "h": hashes}))  # fmt: skip
 
     def flush(self) -> None:
         self._file.flush()
@@ -214,7 +222,7 @@ class Tracer(BaseTracer):
                     _TEXTS[value] = known
             h = known[0]
             if h not in self._seen:
-                self._seen.add(h)
+                self._first_seen(h, _SCOPE.get())
                 self._queue.append(known[1])
             return h
         if type(value) is TurnTranscript:
@@ -222,7 +230,7 @@ class Tracer(BaseTracer):
         h, size, payload = digest(value)
         if h not in self._seen:
             # Two threads may both queue the same new value: harmless, the reader keeps one.
-            self._seen.add(h)
+            self._first_seen(h, _SCOPE.get())
             self._queue.append(dump_record({"t": "val", "h": h, "size": size, "value": payload}))
         return h
 
@@ -231,7 +239,7 @@ class Tracer(BaseTracer):
         raw = utf8(value.text)
         h = _sha256(raw).hexdigest()[:HASH_CHARS]
         if h not in self._seen:
-            self._seen.add(h)
+            self._first_seen(h, _SCOPE.get())
             stored: dict[str, Any] = {"t": "val", "h": h, "size": len(raw)}
             if self._inputs is not None:
                 stored["turns"] = value.turn_ids
@@ -239,6 +247,13 @@ class Tracer(BaseTracer):
                 stored["value"] = value.text
             self._queue.append(dump_record(stored))
         return h
+
+    def _first_seen(self, h: str, scope: ScopeState | None) -> None:
+        """Mark value ``h`` as stored; it belongs to the scope's dialogue, which forgets it."""
+        self._seen.add(h)
+        did = scope.attrs.get("dialogue_id") if scope is not None else None
+        if did is not None:
+            self._first.setdefault(did, []).append(h)
 
     def _next_version(self, identity: str) -> int:
         # One atomic counter per identity keeps versions unique across threads without a lock.

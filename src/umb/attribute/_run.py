@@ -22,7 +22,7 @@ from umb._jsonio import atomic_write_bytes, dumps, dumps_pretty, iter_jsonl, rea
 from umb.attribute._attributor import DialogueAttributor, failed_by_dialogue
 from umb.attribute._dialogues import dialogue_pairs
 from umb.attribute._evidence import FactChecker
-from umb.attribute._files import ATTRIBUTION_SUMMARY, ATTRIBUTIONS, failed
+from umb.attribute._files import ATTRIBUTION_SUMMARY, ATTRIBUTIONS, attributed_part, failed
 from umb.attribute._types import ERROR_TYPES, UNATTRIBUTED, Attribution
 from umb.bench import Dialogue
 from umb.run._log import HEADER, RECORDS, read_records
@@ -140,7 +140,7 @@ def attribute_run(
     paths = run_traces(run)
     if not paths:
         raise ConfigError(f"{run}: no traces (was the run made with --no-trace?)")
-    records = latest_records(read_records(run / RECORDS))
+    records = latest_records(read_records(run / RECORDS, keep=attributed_part))
     root = Path(bench) if bench is not None else bench_dir(run, header)
     show = sys.stderr.isatty() if progress is None else progress
     todo = [r for r in records if failed(r)]

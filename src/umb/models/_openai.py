@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import asyncio
 import functools
-import json
 import logging
 import os
 import ssl
@@ -278,7 +277,7 @@ def _check_url(url: str) -> None:
 def _error_message(text: str) -> str:
     """The ``error.message`` of an OpenAI-style error body, else the body itself."""
     try:
-        parsed = json.loads(text)
+        parsed = orjson.loads(text)
     except ValueError:
         return text
     error = parsed.get("error") if isinstance(parsed, dict) else None
@@ -294,7 +293,7 @@ def _short(text: str, limit: int = 300) -> str:
 def _to_result(body: bytes, request: GenerateRequest, latency_s: float) -> GenerateResult:
     try:
         # Bytes straight to json, without decoding them to text first.
-        parsed = json.loads(body)
+        parsed = orjson.loads(body)
         content = parsed["choices"][0]["message"]["content"]
     except (ValueError, KeyError, IndexError, TypeError) as e:
         shown = _short(body.decode("utf-8", "replace"), 200)

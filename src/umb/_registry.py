@@ -19,7 +19,6 @@ from __future__ import annotations
 import difflib
 import importlib
 from collections.abc import Callable, Iterable, Iterator, Mapping
-from importlib import metadata
 from typing import Generic, TypeVar
 
 from umb._errors import ConfigError
@@ -177,6 +176,8 @@ class Registry(Mapping[str, T], Generic[T]):
         if self._plugins_read:
             return
         self._plugins_read = True
+        from importlib import metadata  # here: it loads email and zipfile, a hit needs neither
+
         head = f"{self.prefix}/"
         for point in metadata.entry_points(group=ENTRY_POINT_GROUP):
             if point.name.startswith(head):

@@ -11,7 +11,7 @@ import pytest
 
 from conftest import record_pipeline
 from umb import DataError
-from umb.trace import TraceConfig, Tracer, operation, read_trace
+from umb.trace import TraceConfig, Tracer, _tail, operation, read_trace
 from umb.trace._file import gzip_member, scan_trace
 from umb.trace._tail import TraceTail
 
@@ -87,3 +87,18 @@ def test_a_tail_follows_a_growing_file_a_few_bytes_at_a_time(tmp_path: Path, nam
             f.write(data[start : start + 7])
         seen += [rec for _, rec in tail.read()]
     assert seen == [rec for _, rec in scan_trace(source).records]
+
+
+@pytest.mark.parametrize("name", ["t.jsonl", "t.jsonl.gz"])
+def test_a_tail_that_fell_behind_catches_up_in_bounded_steps(
+    tmp_path: Path, name: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path = tmp_path / name
+    _write(path, flush_every=2)
+    monkeypatch.setattr(_tail, "_READ_BYTES", 64)
+    tail = TraceTail(path)
+    steps: list[list[dict]] = []
+    while got := tail.read():
+        steps.append([rec for _, rec in got])
+    assert len(steps) > 1  # the whole file was not parsed at once
+    assert [rec for step in steps for rec in step] == [rec for _, rec in scan_trace(path).records]

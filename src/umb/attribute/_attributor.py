@@ -7,8 +7,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from tqdm import tqdm
-
 from umb._errors import DataError
 from umb.attribute._attribute import attribute_question
 from umb.attribute._dialogues import DialogueSource
@@ -21,6 +19,8 @@ from umb.trace import BenchmarkTurns, Trace
 from umb.trace._gc import paused_gc
 
 if TYPE_CHECKING:
+    from tqdm import tqdm
+
     from umb.bench import Fact, Question
 
 

@@ -26,3 +26,11 @@ full-context record also holds every turn id, ~6 KB)."""
 def attributed_part(record: dict[str, Any]) -> dict[str, Any]:
     """The part of ``record`` attribution reads (:data:`ATTRIBUTED_FIELDS`)."""
     return {k: record[k] for k in ATTRIBUTED_FIELDS if k in record}
+
+
+def kept_part(record: dict[str, Any]) -> dict[str, Any]:
+    """What attribution keeps of a logged record: the :func:`attributed_part` of a failed
+    one; of any other, only its key, its dialogue and its score (the summary counts them)."""
+    if failed(record):
+        return attributed_part(record)
+    return {k: record[k] for k in ("system", "question_id", "dialogue_id", "score") if k in record}

@@ -15,14 +15,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Final
 
-from tqdm import tqdm
-
 from umb._errors import ConfigError, DataError
 from umb._jsonio import atomic_write_bytes, dumps, dumps_pretty, iter_jsonl, read_json
 from umb.attribute._attributor import DialogueAttributor, failed_by_dialogue
 from umb.attribute._dialogues import dialogue_pairs
 from umb.attribute._evidence import FactChecker
-from umb.attribute._files import ATTRIBUTION_SUMMARY, ATTRIBUTIONS, attributed_part, failed
+from umb.attribute._files import ATTRIBUTION_SUMMARY, ATTRIBUTIONS, failed, kept_part
 from umb.attribute._types import ERROR_TYPES, UNATTRIBUTED, Attribution
 from umb.bench import Dialogue
 from umb.run._log import HEADER, RECORDS, read_records
@@ -140,10 +138,12 @@ def attribute_run(
     paths = run_traces(run)
     if not paths:
         raise ConfigError(f"{run}: no traces (was the run made with --no-trace?)")
-    records = latest_records(read_records(run / RECORDS, keep=attributed_part))
+    records = latest_records(read_records(run / RECORDS, keep=kept_part))
     root = Path(bench) if bench is not None else bench_dir(run, header)
     show = sys.stderr.isatty() if progress is None else progress
     todo = [r for r in records if failed(r)]
+    from tqdm import tqdm  # here: the worker that shares this module reports no bar
+
     with tqdm(total=len(todo), file=sys.stderr, disable=not show, unit="q",
               desc="attribute") as bar:  # fmt: skip
         bar.set_postfix_str("loading the benchmark")

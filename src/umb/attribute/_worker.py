@@ -33,7 +33,7 @@ import orjson
 
 from umb.attribute._attributor import DialogueAttributor, failed_by_dialogue
 from umb.attribute._dialogues import DialogueSource, Pair, dialogue_pairs
-from umb.attribute._files import attributed_part, failed
+from umb.attribute._files import failed, kept_part
 from umb.attribute._memory_metrics_run import MemoryMetricsRun
 from umb.attribute._run import finish_attribution, latest_records
 from umb.bench import Dialogue
@@ -150,7 +150,7 @@ class _Worker:
     def finish(self) -> None:
         """Read what is left, attribute what no job announced, write the files."""
         self.emit({"phase": "the last dialogues"})
-        records = latest_records(read_records(self.run / RECORDS, keep=attributed_part))
+        records = latest_records(read_records(self.run / RECORDS, keep=kept_part))
         todo = [r for r in records if failed(r)]
         by_dialogue = failed_by_dialogue(todo)
         for f in self.follow.values():

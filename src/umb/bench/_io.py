@@ -52,6 +52,11 @@ class Benchmark:
     @cached_property
     def world(self) -> dict[str, Any]:
         """The raw ``world.json`` (imported peer benchmarks may have none: then ``{}``)."""
+        return self.read_world()
+
+    def read_world(self) -> dict[str, Any]:
+        """``world.json`` read again, not kept: for a reader that keeps only what it derives
+        from it (a few MB of JSON objects on a large benchmark)."""
         path = self.root / WORLD
         return read_json(path) if path.exists() else {}
 

@@ -5,12 +5,40 @@ Build a model with :func:`load_model` from a spec (``offline``, ``oracle``, ``op
 spec is used.
 """
 
-from umb.models._api import GenerateRequest, GenerateResult, Message, ModelAPI, Role
-from umb.models._cache import ResponseCache, cache_key
-from umb.models._factory import ROLES, SPEC_FORMS, load_model
-from umb.models._loaded import LoadedModel
-from umb.models._options import ModelOptions
-from umb.models._usage import RoleUsage, UsageMeter, percentile
+from __future__ import annotations
+
+import typing
+
+from umb._lazy import lazy_names as _lazy_names
+
+if typing.TYPE_CHECKING:
+    from umb.models._api import GenerateRequest, GenerateResult, Message, ModelAPI, Role
+    from umb.models._cache import ResponseCache, cache_key
+    from umb.models._factory import ROLES, SPEC_FORMS, load_model
+    from umb.models._loaded import LoadedModel
+    from umb.models._options import ModelOptions
+    from umb.models._usage import RoleUsage, UsageMeter, percentile
+
+# Names load on first use: a module that only names a result type loads no HTTP client,
+# cache database or event loop.
+_LAZY: dict[str, str] = {
+    "GenerateRequest": "umb.models._api",
+    "GenerateResult": "umb.models._api",
+    "Message": "umb.models._api",
+    "ModelAPI": "umb.models._api",
+    "Role": "umb.models._api",
+    "ResponseCache": "umb.models._cache",
+    "cache_key": "umb.models._cache",
+    "ROLES": "umb.models._factory",
+    "SPEC_FORMS": "umb.models._factory",
+    "load_model": "umb.models._factory",
+    "LoadedModel": "umb.models._loaded",
+    "ModelOptions": "umb.models._options",
+    "RoleUsage": "umb.models._usage",
+    "UsageMeter": "umb.models._usage",
+    "percentile": "umb.models._usage",
+}
+__getattr__, __dir__ = _lazy_names(__name__, _LAZY, globals())
 
 __all__ = [
     "ROLES",

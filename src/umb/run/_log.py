@@ -27,7 +27,7 @@ from typing import Any, Final
 import orjson
 
 from umb._errors import ConfigError, DataError
-from umb._jsonio import read_bytes, write_all
+from umb._jsonio import open_regular, write_all
 
 HEADER: Final = "header.json"
 RECORDS: Final = "records.jsonl"
@@ -70,35 +70,41 @@ def read_records(
     """
     if not path.exists():
         return []
-    data = read_bytes(path)  # a FIFO or directory is refused, never read
     records: list[dict[str, Any]] = []
     seen: dict[RecordKey, int] = {}
-    offset = 0
+    offset = 0  # of the line being read
     lineno = 0
-    while offset < len(data):
-        lineno += 1
-        end = data.find(b"\n", offset)
-        last = end == -1 or end == len(data) - 1
-        line = data[offset:] if end == -1 else data[offset:end]
-        record = _parse_line(line)
-        if record is None or end == -1:
-            if last:
-                # A process killed mid-write: that record was never complete, so it never
-                # counted; the question is simply asked again.
-                if repair:
-                    with path.open("r+b") as f:
-                        f.truncate(offset)
-                        os.fsync(f.fileno())
-                break
-            raise DataError(str(path), lineno, "not a JSON record")
-        key = record_key(record)
-        if key in seen:
-            raise DataError(
-                str(path), lineno, f"duplicate record for {key[0]} / {key[1]} (line {seen[key]})"
-            )
-        seen[key] = lineno
-        records.append(record if keep is None else keep(record))
-        offset = end + 1
+    # Line by line, not the whole file at once: a reader that keeps a few fields of each
+    # record holds only those. A FIFO or directory is refused, never read.
+    with open_regular(path) as f:
+        try:
+            line = f.readline()
+            while line:
+                ahead = f.readline()
+                lineno += 1
+                record = _parse_line(line)
+                if record is None or not line.endswith(b"\n"):
+                    if not ahead:
+                        # A process killed mid-write: that record was never complete, so it
+                        # never counted; the question is simply asked again.
+                        if repair:
+                            with path.open("r+b") as out:
+                                out.truncate(offset)
+                                os.fsync(out.fileno())
+                        break
+                    raise DataError(str(path), lineno, "not a JSON record")
+                key = record_key(record)
+                if key in seen:
+                    raise DataError(
+                        str(path), lineno,
+                        f"duplicate record for {key[0]} / {key[1]} (line {seen[key]})",
+                    )  # fmt: skip
+                seen[key] = lineno
+                records.append(record if keep is None else keep(record))
+                offset += len(line)
+                line = ahead
+        except OSError as e:
+            raise DataError(str(path), None, e.strerror or str(e)) from None
     return records
 
 

@@ -11,10 +11,9 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final
 
 from umb.bench import Question
-from umb.models._api import GenerateResult
 from umb.trace import (
     BaseTracer,
     InputsRef,
@@ -28,6 +27,9 @@ from umb.trace import (
     query_var,
     var,
 )
+
+if TYPE_CHECKING:
+    from umb.models._api import GenerateResult
 
 TRACES: Final = "traces"
 """The folder of a run directory that holds the traces."""

@@ -6,30 +6,79 @@ one, ``await scorer.score_many(predictions)`` returns a :class:`Score` per
 :class:`Prediction`, and ``scorer.aggregate(scores)`` summarises them its authors' way.
 """
 
-from umb.scoring._adapters import PeerScoring, RetrievalScoring, build_scorer
-from umb.scoring._aggregate import AGGREGATE_VERSION, RECORD_KEYS, aggregate
-from umb.scoring._family import SCORERS, score_parsed, score_replies, score_reply
-from umb.scoring._judge import (
-    JUDGE_PROMPT_SHA256,
-    JUDGE_PROMPT_VERSION,
-    JUDGED_FIELDS,
-    Judge,
-    JudgeOutcome,
-)
-from umb.scoring._native import native_breakdown
-from umb.scoring._normalise import match_value, normalise_tokens
-from umb.scoring._parsing import SOFT_DEFAULTS, ParseResult, Policy, parse_answer
-from umb.scoring._peer import (
-    NATIVE_SCORER,
-    PEER_SCORERS,
-    PeerAnswerMetric,
-    PeerRetrievalMetric,
-    answer_scorer_names,
-    load_peer_scorer,
-    retrieval_scorer_names,
-)
-from umb.scoring._record import RuleScorer, Score, get_scorer, rule_scorer
-from umb.scoring._scorer import Prediction, RuleScoring, Scorer
+from __future__ import annotations
+
+import typing
+
+from umb._lazy import lazy_names as _lazy_names
+
+if typing.TYPE_CHECKING:
+    from umb.scoring._adapters import PeerScoring, RetrievalScoring, build_scorer
+    from umb.scoring._aggregate import AGGREGATE_VERSION, RECORD_KEYS, aggregate
+    from umb.scoring._family import SCORERS, score_parsed, score_replies, score_reply
+    from umb.scoring._judge import (
+        JUDGE_PROMPT_SHA256,
+        JUDGE_PROMPT_VERSION,
+        JUDGED_FIELDS,
+        Judge,
+        JudgeOutcome,
+    )
+    from umb.scoring._native import native_breakdown
+    from umb.scoring._normalise import match_value, normalise_tokens
+    from umb.scoring._parsing import SOFT_DEFAULTS, ParseResult, Policy, parse_answer
+    from umb.scoring._peer import (
+        NATIVE_SCORER,
+        PEER_SCORERS,
+        PeerAnswerMetric,
+        PeerRetrievalMetric,
+        answer_scorer_names,
+        load_peer_scorer,
+        retrieval_scorer_names,
+    )
+    from umb.scoring._record import RuleScorer, Score, get_scorer, rule_scorer
+    from umb.scoring._scorer import Prediction, RuleScoring, Scorer
+
+# Names load on first use: the runner and the attribution worker need a scorer or the text
+# normalising, not every peer metric and numpy.
+_LAZY: dict[str, str] = {
+    "PeerScoring": "umb.scoring._adapters",
+    "RetrievalScoring": "umb.scoring._adapters",
+    "build_scorer": "umb.scoring._adapters",
+    "AGGREGATE_VERSION": "umb.scoring._aggregate",
+    "RECORD_KEYS": "umb.scoring._aggregate",
+    "aggregate": "umb.scoring._aggregate",
+    "SCORERS": "umb.scoring._family",
+    "score_parsed": "umb.scoring._family",
+    "score_replies": "umb.scoring._family",
+    "score_reply": "umb.scoring._family",
+    "JUDGED_FIELDS": "umb.scoring._judge",
+    "JUDGE_PROMPT_SHA256": "umb.scoring._judge",
+    "JUDGE_PROMPT_VERSION": "umb.scoring._judge",
+    "Judge": "umb.scoring._judge",
+    "JudgeOutcome": "umb.scoring._judge",
+    "native_breakdown": "umb.scoring._native",
+    "match_value": "umb.scoring._normalise",
+    "normalise_tokens": "umb.scoring._normalise",
+    "ParseResult": "umb.scoring._parsing",
+    "Policy": "umb.scoring._parsing",
+    "SOFT_DEFAULTS": "umb.scoring._parsing",
+    "parse_answer": "umb.scoring._parsing",
+    "NATIVE_SCORER": "umb.scoring._peer",
+    "PEER_SCORERS": "umb.scoring._peer",
+    "PeerAnswerMetric": "umb.scoring._peer",
+    "PeerRetrievalMetric": "umb.scoring._peer",
+    "answer_scorer_names": "umb.scoring._peer",
+    "load_peer_scorer": "umb.scoring._peer",
+    "retrieval_scorer_names": "umb.scoring._peer",
+    "RuleScorer": "umb.scoring._record",
+    "Score": "umb.scoring._record",
+    "get_scorer": "umb.scoring._record",
+    "rule_scorer": "umb.scoring._record",
+    "Prediction": "umb.scoring._scorer",
+    "RuleScoring": "umb.scoring._scorer",
+    "Scorer": "umb.scoring._scorer",
+}
+__getattr__, __dir__ = _lazy_names(__name__, _LAZY, globals())
 
 __all__ = [
     "AGGREGATE_VERSION",

@@ -8,12 +8,15 @@ ES); importing this module registers them all. A reply that is not a complete an
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from umb.bench import Question
 from umb.scoring import _chains, _rules  # noqa: F401 - importing registers the family scorers
-from umb.scoring._judge import Judge
 from umb.scoring._parsing import ParseResult, Policy, parse_answer
 from umb.scoring._record import SCORERS, Score, get_scorer
+
+if TYPE_CHECKING:  # the judge's models are not loaded to score by rule (attribution does)
+    from umb.scoring._judge import Judge
 
 __all__ = ["SCORERS", "score_parsed", "score_replies", "score_reply"]
 

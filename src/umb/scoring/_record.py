@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -66,8 +67,15 @@ class RuleScorer:
         return Score(value, self.name, self.version, details)
 
 
-SCORERS: Registry[RuleScorer] = Registry("family scorer", "rule")
-"""Family code -> its rule scorer. Filled by :func:`rule_scorer`."""
+def _builtin_rules(_: Registry[RuleScorer]) -> None:
+    # The built-in rules register themselves as their modules load; the scoring package
+    # loads its parts lazily, so the first lookup that misses is what loads them.
+    importlib.import_module("umb.scoring._family")
+
+
+SCORERS: Registry[RuleScorer] = Registry("family scorer", "rule", fill=_builtin_rules)
+"""Family code -> its rule scorer. Filled by :func:`rule_scorer` (the built-ins on first
+lookup)."""
 
 
 def rule_scorer(family: str, *, name: str, version: str) -> Callable[[RuleFn], RuleFn]:

@@ -221,9 +221,11 @@ class DialogueSplitter:
         while self._drops and not self._drops[0].waiting:
             drop = self._drops.pop(0)
             for h in drop.hashes:
-                if self._dropping.get(h) is drop and h not in self._source_values:
+                if self._dropping.get(h) is drop:
+                    # Unlisted even when a source keeps the value: the drop's lists must go.
                     del self._dropping[h]
-                    self.values.pop(h, None)
+                    if h not in self._source_values:
+                        self.values.pop(h, None)
 
     def unfinished(self) -> list[str]:
         """Dialogues whose scopes had not all ended when the file did (in the order begun)."""

@@ -14,6 +14,11 @@ from umb.trace._file import GZIP_MAGIC
 Record = tuple[int, dict[str, Any]]
 """A trace record with its line number."""
 
+_READ_BYTES = 1 << 16
+"""At most this much of the file per :meth:`TraceTail.read`: a reader that fell behind (it
+started late, or the run wrote fast) catches up in steps instead of parsing the whole rest
+of the file into memory at once."""
+
 
 class TraceTail:
     """The records appended to a trace file since the last :meth:`read`, while its writer may
@@ -34,7 +39,9 @@ class TraceTail:
         self._text = b""  # the start of a line not yet whole
 
     def read(self) -> list[Record]:
-        """The complete records appended since the last call.
+        """The complete records appended since the last call, read in steps of
+        :data:`_READ_BYTES` up to the first that completes a record (call again while it
+        returns records).
 
         Raises:
             DataError: A complete line is not a trace record, or a member is damaged.
@@ -43,16 +50,19 @@ class TraceTail:
             if not self.path.exists():
                 return []
             self._file = self.path.open("rb")
-        data = self._file.read()
-        if not data:
-            return []
-        if self._compressed is None:
-            self._head += data
-            if len(self._head) < 2:
-                return []
-            data, self._head = self._head, b""
-            self._compressed = data[:2] == GZIP_MAGIC
-        text = self._text + (self._inflate(data) if self._compressed else data)
+        parts = [self._text]
+        while data := self._file.read(_READ_BYTES):
+            if self._compressed is None:
+                self._head += data
+                if len(self._head) < 2:
+                    continue
+                data, self._head = self._head, b""
+                self._compressed = data[:2] == GZIP_MAGIC
+            part = self._inflate(data) if self._compressed else data
+            parts.append(part)
+            if b"\n" in part:  # a record is whole: enough for this call
+                break
+        text = b"".join(parts)
         end = text.rfind(b"\n") + 1
         self._text = text[end:]
         out: list[Record] = []

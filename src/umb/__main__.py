@@ -1,5 +1,5 @@
 """``python -m umb`` runs the command line."""
 
-from umb._cli.main import main
+from umb._cli.main import entry
 
-main()
+entry()

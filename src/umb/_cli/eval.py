@@ -15,7 +15,6 @@ from umb._cli._options import (
     llamacpp_options,
 )
 from umb._cli._progress import progress_option
-from umb._cli._summary import eval_summary
 from umb._errors import AllCallsFailed
 from umb.memory import MemoryConfig
 
@@ -152,7 +151,6 @@ def eval_command(
     """Evaluate memory systems with a model on a benchmark; resumable, one record per question."""
     from umb.models import ModelOptions
     from umb.pipeline import evaluate
-    from umb.report import format_leaderboard, format_native
     from umb.run import (
         RUN_LOG,
         RunConfig,
@@ -199,6 +197,10 @@ def eval_command(
     log = out / RUN_LOG
     logged = _lines(log)
     outcome = evaluate(config, progress=progress)
+    # Loaded once the run has its results: nothing before the first request waits on them.
+    from umb._cli._summary import eval_summary
+    from umb.report import format_leaderboard, format_native
+
     click.echo(format_leaderboard(outcome.results))
     summary = eval_summary(outcome.results, out)
     if summary:

@@ -49,6 +49,10 @@ def record(
     return out
 
 
+score_record = record
+"""The name :mod:`umb.interop` exports :func:`record` under."""
+
+
 def locomo_category(question: Question) -> int:
     """The LoCoMo category of a question: native when imported, else by family."""
     cat = question.meta.get("native_category") if question.meta.get("source") == "locomo" else None

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from umb._errors import ConfigError
 from umb._registry import closest, did_you_mean
 from umb.models._api import Role
@@ -101,3 +103,41 @@ def load_model(
         temperature=opts.temperature,
         send_schema=opts.structured_output != "off",
     )
+
+
+class ModelOnUse:
+    """A model :func:`load_model` builds at its first use, for a role a run may never call (the
+    extractor of systems that extract by rule): its ``spec`` is known at once, the backend and
+    its imports wait. Everything else is the loaded model's.
+
+    Args:
+        spec, role, options, meter: As for :func:`load_model`.
+    """
+
+    def __init__(
+        self,
+        spec: str,
+        *,
+        role: Role = "answerer",
+        options: ModelOptions | None = None,
+        meter: UsageMeter | None = None,
+    ) -> None:
+        self.spec = spec.strip()
+        self._args = (spec, role, options, meter)
+        self._model: LoadedModel | None = None
+
+    @property
+    def loaded(self) -> LoadedModel:
+        """The model, built now if it was not yet."""
+        if self._model is None:
+            spec, role, options, meter = self._args
+            self._model = load_model(spec, role=role, options=options, meter=meter)
+        return self._model
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.loaded, name)
+
+    async def aclose(self) -> None:
+        """Close the model if it was ever built."""
+        if self._model is not None:
+            await self._model.aclose()

@@ -6,8 +6,6 @@ from __future__ import annotations
 import os
 import sys
 
-from tqdm import tqdm
-
 import umb.attribute
 from umb.attribute._background import BackgroundAnalysis
 from umb.run import RunConfig, RunOutcome, capture_third_party, run_eval, trace_paths
@@ -52,9 +50,8 @@ def evaluate(config: RunConfig, *, progress: bool | None = None) -> RunOutcome:
                 background.abandon()
             return outcome
         if background is not None:
-            with tqdm(file=sys.stderr, disable=not show, unit="q", desc="attribute") as bar:
-                if background.finish(bar):
-                    return outcome
+            if _finish(background, show):
+                return outcome
             if background.error is not None:
                 print(f"umb: warning: {background.error}; attributing after the run instead",
                       file=sys.stderr)  # fmt: skip
@@ -67,6 +64,16 @@ def evaluate(config: RunConfig, *, progress: bool | None = None) -> RunOutcome:
         )
         metrics.finish()
     return outcome
+
+
+def _finish(background: BackgroundAnalysis, show: bool) -> bool:
+    """Wait for the worker's files, following its last questions on a bar when ``show``."""
+    if not show:
+        return background.finish()
+    from tqdm import tqdm
+
+    with tqdm(file=sys.stderr, unit="q", desc="attribute") as bar:
+        return background.finish(bar)
 
 
 def _start_background(config: RunConfig) -> BackgroundAnalysis | None:

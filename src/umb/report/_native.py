@@ -9,10 +9,12 @@ benchmark, or a run made before they existed) leaves the sections out.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from umb._peer import PEERS
-from umb.report._context import ReportContext, Section
+
+if TYPE_CHECKING:  # the page's sections load the templates; the terminal's text needs neither
+    from umb.report._context import ReportContext, Section
 
 #: Source -> how the page names it.
 
@@ -58,6 +60,8 @@ def _peer_numbers(peer: dict[str, Any] | None) -> list[tuple[str, str]]:
 
 def native_categories(ctx: ReportContext) -> Section | None:
     """Per source, each entry's score per native category, next to its canonical family."""
+    from umb.report._context import Section
+
     headers = {run.label: run.header for run in ctx.data.runs}
     sources: dict[str, list[dict[str, Any]]] = {}
     for e in ctx.data.entries:
@@ -91,6 +95,8 @@ def native_categories(ctx: ReportContext) -> Section | None:
 
 def _peer_only(ctx: ReportContext, headers: dict[str, dict[str, Any]]) -> Section | None:
     """A peer scorer's own summary per entry, for a benchmark without native categories."""
+    from umb.report._context import Section
+
     rows = [
         {"entry": e, "scorer": scorer_label(headers.get(e.run, {})), "peer": numbers}
         for e in ctx.data.entries
@@ -103,6 +109,8 @@ def _peer_only(ctx: ReportContext, headers: dict[str, dict[str, Any]]) -> Sectio
 
 def retrieval_metrics(ctx: ReportContext) -> Section | None:
     """Each entry's peer retrieval metrics (LoCoMo recall@k, LongMemEval recall/NDCG@k)."""
+    from umb.report._context import Section
+
     scorers: dict[str, list[dict[str, Any]]] = {}
     for e in ctx.data.entries:
         for name, summary in (e.group.get("retrieval") or {}).items():

@@ -27,7 +27,9 @@ from umb._errors import DataError
 from umb._jsonio import atomic_write_bytes, dumps_pretty, read_json
 from umb.bench import Benchmark, Dialogue, Question
 from umb.memory import MemorySystem, build_memory
+from umb.memory._api import NON_LLM_SPECS
 from umb.models import LoadedModel, ModelOptions, Role, UsageMeter, load_model
+from umb.models._factory import ModelOnUse
 from umb.run._benchcheck import check_benchmark
 from umb.run._config import RunConfig, build_header, check_header
 from umb.run._failures import CallFailures, count_failures
@@ -269,6 +271,19 @@ class _Bar:
             self._bar.close()
 
 
+class _NoBar:
+    """The progress bar of a run that shows none."""
+
+    def update(self, n: int = 1) -> None:
+        pass
+
+    def set_postfix_str(self, text: str) -> None:
+        pass
+
+    def close(self) -> None:
+        pass
+
+
 class _Evaluation:
     """One call's worth of work: the models, the log, the progress bar and the scheduling."""
 
@@ -282,8 +297,6 @@ class _Evaluation:
         trace_meta: dict[str, Any],
         bench_root: Path,
     ) -> None:
-        from tqdm import tqdm
-
         self.config = config
         # Systems that keep files (mem0's vector store) keep them inside the run directory.
         self._memory_config = replace(
@@ -292,7 +305,7 @@ class _Evaluation:
         self.log = log
         self.written = 0
         options = config.model_options
-        self.models: list[LoadedModel] = []
+        self.models: list[LoadedModel | ModelOnUse] = []
         self.answerer = self._load(config.model, "answerer", options, meter)
         self.judge = None
         self.peer: PeerScoring | None = None
@@ -301,7 +314,14 @@ class _Evaluation:
             self.peer = PeerScoring(config.scoring.scorer, judge_model)
         elif judge_model is not None:
             self.judge = Judge(judge_model, votes=config.scoring.judge_votes)
-        self.extractor = self._load(config.extractor, "extractor", options, meter)
+        self.extractor: LoadedModel | ModelOnUse
+        if config.extractor.strip() in NON_LLM_SPECS:
+            # Systems extract by rule with it: most never call it, so it loads if one does.
+            self.extractor = ModelOnUse(config.extractor, role="extractor", options=options,
+                                        meter=meter)  # fmt: skip
+            self.models.append(self.extractor)
+        else:
+            self.extractor = self._load(config.extractor, "extractor", options, meter)
         self.tracers = RunTracers(
             config.out, enabled=config.trace, meta=trace_meta, bench=bench_root
         )
@@ -311,10 +331,14 @@ class _Evaluation:
         self.jobs = asyncio.Semaphore(slots)
         self.inflight = asyncio.Semaphore(slots * _INFLIGHT_PER_SLOT)
         show = sys.stderr.isatty() if progress is None else progress
-        # miniters=1: redraw whenever mininterval has passed, even after a fast stretch taught
-        # tqdm to wait for many answers (the last dialogues of a big run come slowly).
-        self.bar = tqdm(total=total, file=sys.stderr, disable=not show, unit="q", desc="eval",
-                        smoothing=0.1, miniters=1)  # fmt: skip
+        self.bar: Any = _NoBar()
+        if show:
+            from tqdm import tqdm
+
+            # miniters=1: redraw whenever mininterval has passed, even after a fast stretch
+            # taught tqdm to wait for many answers (the last dialogues of a big run come slowly).
+            self.bar = tqdm(total=total, file=sys.stderr, unit="q", desc="eval", smoothing=0.1,
+                            miniters=1)  # fmt: skip
         self._beat = time.monotonic()
 
     def _load(self, spec: str, role: Role, options: ModelOptions, meter: UsageMeter) -> LoadedModel:

@@ -15,12 +15,14 @@ from __future__ import annotations
 
 import zlib
 from collections.abc import Iterable, Mapping
-from typing import Any, Final
-
-import numpy as np
+from typing import TYPE_CHECKING, Any, Final
 
 from umb._errors import DataError
 from umb.families import FAMILIES
+
+# numpy is imported by the functions that use it: a run needs it only to write its results.
+if TYPE_CHECKING:
+    import numpy as np
 
 AGGREGATE_VERSION: Final = "1"
 
@@ -34,6 +36,8 @@ _CHUNK_CELLS: Final = 1 << 20
 
 
 def _bootstrap_means(values: np.ndarray, resamples: int, rng: np.random.Generator) -> np.ndarray:
+    import numpy as np
+
     n = len(values)
     out = np.empty(resamples)
     step = max(1, _CHUNK_CELLS // max(n, 1))
@@ -45,6 +49,8 @@ def _bootstrap_means(values: np.ndarray, resamples: int, rng: np.random.Generato
 
 
 def _ci(means: np.ndarray, confidence: float) -> list[float]:
+    import numpy as np
+
     tail = (1 - confidence) / 2 * 100
     lo, hi = np.percentile(means, [tail, 100 - tail])
     return [float(lo), float(hi)]
@@ -65,6 +71,8 @@ def bootstrap_ratio_ci(
     ``key`` names the quantity, so each gets its own generator and adding one changes no other.
     None when there is nothing to resample or a resample's denominator is 0.
     """
+    import numpy as np
+
     num = np.asarray(list(numerators), dtype=float)
     den = np.asarray(list(denominators), dtype=float)
     if not num.size or num.size != den.size:
@@ -79,6 +87,8 @@ def bootstrap_ratio_ci(
 
 
 def _percentiles(values: list[float]) -> dict[str, float | None]:
+    import numpy as np
+
     if not values:
         return {"p50": None, "p95": None}
     p50, p95 = np.percentile(np.asarray(values, dtype=float), [50, 95])
@@ -99,6 +109,8 @@ def _group_results(
     seed: int,
     confidence: float,
 ) -> dict[str, Any]:
+    import numpy as np
+
     # One generator per group, derived from its name, so adding a group changes no other CI.
     rng = np.random.default_rng([seed, zlib.crc32(f"{system}\x00{model}".encode())])
     by_family: dict[str, list[Mapping[str, Any]]] = {}

@@ -13,19 +13,23 @@ from __future__ import annotations
 import zlib
 from collections import Counter, defaultdict
 from collections.abc import Sequence
-from typing import Any, Final
-
-import numpy as np
+from typing import TYPE_CHECKING, Any, Final
 
 from umb._peer import PEERS
 from umb.scoring._aggregate import _bootstrap_means, _ci
 from umb.scoring._peer import NATIVE_SCORER, answer_scorer_names, build_peer_scorer
 from umb.scoring._retrieval import aggregate_retrieval
 
+# numpy is imported by the functions that use it: a run needs it only to write its results.
+if TYPE_CHECKING:
+    import numpy as np
+
 NATIVE_VERSION: Final = "1"
 
 
 def _block(values: list[float], rng: np.random.Generator, resamples: int) -> dict[str, Any]:
+    import numpy as np
+
     if not values:
         return {"n": 0, "mean": None, "ci95": None}
     arr = np.asarray(values, dtype=float)
@@ -49,6 +53,8 @@ def native_breakdown(
         ``{source: {"categories": [...], "overall_micro", "category_mean", …}}``, or None when
         no record has a native category.
     """
+    import numpy as np
+
     by_source: dict[str, list[dict[str, Any]]] = defaultdict(list)
     for r in records:
         if r.get("native_category") is not None:

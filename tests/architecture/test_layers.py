@@ -53,6 +53,7 @@ HEAVY_SEAMS: dict[str, str] = {
     "umb.models._llamacpp": "llama-cpp-python (extra llamacpp)",
     "umb.run._ray_eval": "ray (extra ray), for --executor ray",
     "umb.pipeline._generate_ray": "ray (extra ray), for --executor ray",
+    "umb.report._context": "jinja2 and the page's templates, which the terminal's text needs not",
 }
 """umb modules a function may import lazily, and why."""
 

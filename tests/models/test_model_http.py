@@ -9,7 +9,8 @@ import psutil
 import pytest
 
 from umb._errors import ConfigError
-from umb.models import ModelOptions, load_model
+from umb.models import ModelOptions, UsageMeter, load_model
+from umb.models._factory import ModelOnUse
 from umb.models._openai import _error_message
 
 FAST = {"backoff_base_s": 0.01, "backoff_max_s": 0.05}
@@ -79,3 +80,13 @@ def test_every_slot_keeps_its_connection_alive(server, ask):
 
     assert asyncio.run(go()) == [32, 32]
     assert server.stats()["max_in_flight"] == 32
+
+
+def test_a_model_on_use_is_built_at_its_first_use_only() -> None:
+    meter = UsageMeter()
+    model = ModelOnUse(" offline ", role="extractor", meter=meter)
+    assert model.spec == "offline" and model._model is None
+    asyncio.run(model.aclose())  # never built: nothing to close
+    assert model._model is None
+    assert model.loaded.spec == "offline" and model.backend is model.loaded.backend
+    asyncio.run(model.aclose())

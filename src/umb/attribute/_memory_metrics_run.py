@@ -257,6 +257,7 @@ class MemoryMetricsRun:
         else:
             self._read_the_rest()
         for system in self.systems:
+            self._plain.pop(system, None)  # what was kept in case a unit turned up: none did
             if system in self.skipped:
                 continue
             if system not in self._rows:

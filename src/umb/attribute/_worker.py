@@ -190,6 +190,9 @@ class _Worker:
         self.attributor.finish(todo)
         self.emit({"phase": "writing"})
         finish_attribution(self.run, records, found)
+        # Written: the memory metrics' last step reuses what the attributions held.
+        found.clear()
+        del records, todo, rest
         if self.metrics is None:
             self.metrics = MemoryMetricsRun(self.run, bench=self.attributor.bench, seed=self.seed)
         self.metrics.finish()

@@ -41,8 +41,13 @@ def encode_reads(reads: Sequence[tuple[str, int]]) -> list[Any]:
     while i < n:
         identity, version = reads[i]
         count = 1
-        # Padded numbers keep their length: a cheap test before the regular expression.
-        runs = n - i >= MIN_RUN and len(reads[i + 1][0]) == len(identity)
+        # A run's next entry shares its version and (padded numbers) its length: cheap tests
+        # before the regular expression, which most of a decide's reads would fail.
+        runs = (
+            n - i >= MIN_RUN
+            and reads[i + 1][1] == version
+            and len(reads[i + 1][0]) == len(identity)
+        )
         parts = _numbered(identity) if runs and identity[-1:].isdigit() else None
         if parts is not None:
             prefix, first, width = parts

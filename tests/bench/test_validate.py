@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from umb.bench._validate import validate
+from umb.bench._validate import check, validate
 
 
 def _copy(src: Path, dst: Path) -> Path:
@@ -132,3 +132,13 @@ def test_hand_edited_text_only_fails_the_hash(demo_bench: Path, tmp_path: Path) 
     assert validate(bench) == [
         "dialogues.jsonl: sha256 differs from the manifest (file was edited)"
     ]
+
+
+def test_progress_starts_before_the_facts_and_questions_are_read(demo_bench: Path) -> None:
+    # A large benchmark's facts and questions take seconds: the bar must not wait for them.
+    calls: list[tuple[int, int]] = []
+    manifest = json.loads((demo_bench / "manifest.json").read_text())
+    total = manifest["counts"]["dialogues"]
+    assert not check(demo_bench, progress=lambda done, n: calls.append((done, n))).items
+    assert calls[0] == (0, total)
+    assert calls[1:] == [(k, total) for k in range(1, total + 1)]

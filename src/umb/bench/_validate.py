@@ -92,7 +92,8 @@ def check(
     root: Path, limit: int = 50, progress: Callable[[int, int], None] | None = None
 ) -> Problems:
     """Problems and warnings of the benchmark at ``root``; ``progress(done, total)`` is called
-    after each dialogue checked (total from the manifest, 0 when it has none)."""
+    once before the facts and questions are read (``done`` 0) and after each dialogue checked
+    (total from the manifest, 0 when it has none)."""
     problems = Problems(limit)
     for name in (MANIFEST, DIALOGUES, QUESTIONS, FACTS):
         if not (root / name).exists():
@@ -101,14 +102,16 @@ def check(
         return problems
     manifest = load_manifest(root, problems)
     imported = manifest is not None and manifest.source is not None
+    counts = manifest.counts.get("dialogues") if manifest is not None else None
+    total = counts if isinstance(counts, int) else 0
+    if progress is not None:  # a large benchmark's facts and questions take seconds to read
+        progress(0, total)
     counted: dict[str, int] = {}
     facts = _check_facts(root / FACTS, problems, counted)
     questions = _load_questions(root / QUESTIONS, problems, counted)
-    total = manifest.counts.get("dialogues") if manifest is not None else None
     _check_dialogues(
-        root / DIALOGUES, facts, questions, problems, counted, imported,
-        progress, total if isinstance(total, int) else 0,
-    )  # fmt: skip
+        root / DIALOGUES, facts, questions, problems, counted, imported, progress, total
+    )
     if (root / WORLD).exists():
         check_world(root / WORLD, problems)
     if manifest is not None:

@@ -142,3 +142,24 @@ def test_progress_starts_before_the_facts_and_questions_are_read(demo_bench: Pat
     assert not check(demo_bench, progress=lambda done, n: calls.append((done, n))).items
     assert calls[0] == (0, total)
     assert calls[1:] == [(k, total) for k in range(1, total + 1)]
+
+
+@pytest.mark.parametrize(
+    ("stamp", "ok"),
+    [
+        ("2020-02-29T10:10", True),
+        ("9999-12-31T23:59", True),
+        ("2021-02-29T10:10", False),
+        ("2020-13-01T00:00", False),
+        ("2020-01-01T24:00", False),
+        ("2020-01-01T23:60", False),
+        ("0000-01-01T00:00", False),
+        ("2020-01-01T00:00\n", False),
+        ("2020-01-01 00:00", False),
+    ],
+)
+def test_stamp_check_keeps_its_verdicts(stamp: str, ok: bool) -> None:
+    # The fast path (fromisoformat) must refuse what strptime refuses.
+    from umb.bench._validate import _stamp_ok
+
+    assert _stamp_ok(stamp) is ok

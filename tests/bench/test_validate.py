@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from umb.bench._validate import check, validate
+from umb.bench._validate import _stamp_ok, check, validate
 
 
 def _copy(src: Path, dst: Path) -> Path:
@@ -160,6 +160,4 @@ def test_progress_starts_before_the_facts_and_questions_are_read(demo_bench: Pat
 )
 def test_stamp_check_keeps_its_verdicts(stamp: str, ok: bool) -> None:
     # The fast path (fromisoformat) must refuse what strptime refuses.
-    from umb.bench._validate import _stamp_ok
-
     assert _stamp_ok(stamp) is ok

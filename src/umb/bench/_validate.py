@@ -37,8 +37,8 @@ def _stamp_ok(value: str) -> bool:
     if not STAMP.match(value):
         return False
     try:
-        # Thirty times faster than strptime, which a large benchmark calls 200,000 times; what
-        # it accepts strptime accepts too, and what it refuses goes to strptime (other digits).
+        # Thirty times faster than strptime (the `umb` preset has 225,000 stamps); what it
+        # accepts strptime accepts too, and what it refuses goes to strptime (other digits).
         datetime.fromisoformat(value)
         return True
     except ValueError:

@@ -90,3 +90,24 @@ def test_a_model_on_use_is_built_at_its_first_use_only() -> None:
     assert model._model is None
     assert model.loaded.spec == "offline" and model.backend is model.loaded.backend
     asyncio.run(model.aclose())
+
+
+def test_server_latency_counts_from_the_requests_arrival():
+    import time
+
+    from umb.testing.openai_server import _wait
+
+    class Connected:  # a client that never hangs up
+        async def receive(self) -> dict[str, str]:
+            await asyncio.Event().wait()
+            return {"type": "http.disconnect"}
+
+    async def waited(seconds: float, spent: float) -> float:
+        started = time.monotonic()
+        await _wait(Connected(), seconds, started - spent)
+        return time.monotonic() - started
+
+    # 0.3 s of latency of which 0.25 s went on reading the request: 0.05 s are left to wait.
+    assert asyncio.run(waited(0.3, 0.25)) < 0.2
+    assert asyncio.run(waited(0.3, 0.0)) >= 0.29
+    assert asyncio.run(waited(0.3, 0.5)) < 0.05  # already late: answer at once

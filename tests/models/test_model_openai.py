@@ -274,3 +274,36 @@ def test_one_model_serves_several_event_loops(server, ask):
     for text in ("first", "second"):
         [result] = asyncio.run(model.generate([ask(text)]))
         assert json.loads(result.text) == {"echo": text}
+
+
+def test_connect_opens_the_connections_without_asking_anything(server, ask):
+    model = load_model("openai/m", options=ModelOptions(base_url=server.base_url, concurrency=3))
+
+    async def connected_then_asked() -> list[str]:
+        await model.connect()
+        assert server.stats()["requests"] == 0  # GET /models only: no completion was asked
+        results = await model.generate([ask(f"q{i}") for i in range(3)])
+        await model.aclose()
+        return [json.loads(r.text)["echo"] for r in results]
+
+    assert asyncio.run(connected_then_asked()) == ["q0", "q1", "q2"]
+    assert server.stats()["requests"] == 3
+
+
+def test_connect_to_an_endpoint_that_is_down_is_quiet(ask):
+    import socket
+
+    with socket.socket() as s:  # a port nothing listens on once the socket is closed
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    options = ModelOptions(base_url=f"http://127.0.0.1:{port}/v1", max_retries=0, timeout_s=2)
+    model = load_model("openai/m", options=options)
+
+    async def connected_then_asked() -> str | None:
+        await model.connect()  # nothing to connect to: no error here
+        [result] = await model.generate([ask("x")])
+        await model.aclose()
+        return result.error
+
+    error = asyncio.run(connected_then_asked())
+    assert error is not None and "connection error" in error

@@ -56,6 +56,12 @@ class LoadedModel:
             self.meter.record(self.role, result)
         return list(results)
 
+    async def connect(self) -> None:
+        """Open the backend's connections ahead of the first request, if it keeps any."""
+        connect = getattr(self.backend, "connect", None)
+        if connect is not None:
+            await connect()
+
     async def aclose(self) -> None:
         """Release the backend's connections, if it holds any."""
         close = getattr(self.backend, "aclose", None)

@@ -10,13 +10,15 @@ set; :meth:`OpenAIModel.generate` never raises for an endpoint failure.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import functools
 import logging
 import os
 import ssl
+import sys
 import time
-from collections.abc import Sequence
-from typing import Any
+from collections.abc import Awaitable, Sequence
+from typing import Any, TypeVar
 
 import httpx
 import orjson
@@ -27,6 +29,8 @@ from umb.models._api import GenerateRequest, GenerateResult
 from umb.models._endpoints import EndpointPool
 from umb.models._options import ModelOptions
 from umb.models._retry import backoff_delay, is_retryable_status, parse_retry_after
+
+T = TypeVar("T")
 
 log = logging.getLogger("umb.models")
 
@@ -122,7 +126,26 @@ class OpenAIModel:
 
     async def generate(self, requests: Sequence[GenerateRequest]) -> list[GenerateResult]:
         """Answer every request concurrently (at most ``options.concurrency`` in flight)."""
+        if len(requests) == 1:  # the runner's case: no task to schedule before the request
+            return [await self._generate_one(requests[0])]
         return list(await asyncio.gather(*(self._generate_one(r) for r in requests)))
+
+    async def connect(self) -> None:
+        """Open each endpoint's connections, one per slot (``GET /models``, answers unused).
+
+        The HTTP stack loads and the connections open before the run's work competes with
+        them, so the first round of requests goes out at once instead of behind a job building
+        its memory. Best effort: an endpoint that is down or has no ``/models`` fails its
+        requests as it would have anyway.
+        """
+        timeout = min(self.options.timeout_s, 10.0)
+
+        async def models(client: httpx.AsyncClient) -> None:
+            with contextlib.suppress(httpx.HTTPError, asyncio.TimeoutError):
+                await _within(client.get("/models"), timeout)
+
+        clients = [e.client for e in self._bind().endpoints]
+        await asyncio.gather(*(models(c) for c in clients for _ in range(self.options.concurrency)))
 
     async def aclose(self) -> None:
         """Close the HTTP clients of the current event loop."""
@@ -149,6 +172,9 @@ class OpenAIModel:
                         started = time.perf_counter()
                     result = await self._attempt(endpoint.client, request, started)
                 pool.succeeded(endpoint)
+                # Let the request that waited for this slot go out before the caller spends
+                # its time on this answer (parse, score, record): the slot is busy sooner.
+                await asyncio.sleep(0)
                 return result
             except _Retryable as failure:
                 last_reason = failure.reason
@@ -234,8 +260,8 @@ class OpenAIModel:
         try:
             # wait_for is the hard deadline: httpx's timeout bounds each socket read, not the
             # whole response, so a server trickling bytes could otherwise hold a slot forever.
-            response = await asyncio.wait_for(
-                client.post("/chat/completions", content=orjson.dumps(body)), timeout=timeout
+            response = await _within(
+                client.post("/chat/completions", content=orjson.dumps(body)), timeout
             )
         except (asyncio.TimeoutError, httpx.TimeoutException) as e:
             raise _Retryable(f"timed out after {timeout:g} s") from e
@@ -257,6 +283,16 @@ class OpenAIModel:
         if is_retryable_status(status):
             raise _Retryable(reason, parse_retry_after(response.headers))
         raise _Fatal(reason)
+
+
+async def _within(call: Awaitable[T], timeout_s: float) -> T:
+    """``call``, cancelled after ``timeout_s`` (``asyncio.TimeoutError``)."""
+    if sys.version_info >= (3, 11):
+        # Runs in the caller's task: wait_for would schedule a task of its own, and the request
+        # would wait for every other ready task (a job ingesting) before it is sent.
+        async with asyncio.timeout(timeout_s):
+            return await call
+    return await asyncio.wait_for(call, timeout_s)
 
 
 @functools.cache

@@ -364,16 +364,21 @@ class _Evaluation:
         """
         if not pending:
             return
+        await self.answerer.connect()
         tasks: set[asyncio.Task[None]] = set()
         try:
             for system, dialogue, todo in iter_jobs(bench, pending):
                 await self.jobs.acquire()
                 _raise_first_failure(tasks)
                 tasks = {t for t in tasks if not t.done()}
-                job = self._job(system, dialogue, todo, latest.get(dialogue.id, ""))
+                waiting = asyncio.Event()
+                job = self._job(system, dialogue, todo, latest.get(dialogue.id, ""), waiting)
                 task = asyncio.create_task(job)
                 task.add_done_callback(lambda _t: self.jobs.release())
                 tasks.add(task)
+                # The next job starts once this one waits for a model (see _job): the first
+                # requests go out before the other jobs build their memories and ingest.
+                await _first_of(waiting, task)
             if tasks:
                 done, _ = await asyncio.wait(tasks, return_when=asyncio.FIRST_EXCEPTION)
                 _raise_first_failure(done)
@@ -385,8 +390,16 @@ class _Evaluation:
             self.log.sync()
 
     async def _job(
-        self, system: str, dialogue: Dialogue, questions: list[Question], latest: str
+        self,
+        system: str,
+        dialogue: Dialogue,
+        questions: list[Question],
+        latest: str,
+        waiting: asyncio.Event | None = None,
     ) -> None:
+        """Ingest the dialogue and ask its questions in time order; ``waiting`` is set once
+        the job waits for a model: its first question is asked, or an extractor ingests."""
+        waiting = waiting or asyncio.Event()
         tracer = self.tracers.get(system)
         memory = build_memory(system, self._memory_config, self.extractor)
         memory.start(dialogue)
@@ -398,8 +411,14 @@ class _Evaluation:
         async def ingest_until(asked_at: str) -> None:
             nonlocal ingested
             while ingested < len(sessions) and _precedes(sessions[ingested].started_at, asked_at):
+                if memory.uses_llm:
+                    waiting.set()
                 await memory.ingest(sessions[ingested])
                 ingested += 1
+                # An offline ingest never yields by itself: after each session, let the other
+                # jobs' answers and requests through (a session, not a time budget, so an
+                # offline run's order of work stays the same from run to run).
+                await asyncio.sleep(0)
                 self._heartbeat(f"{system} {dialogue.id}: session {ingested}/{len(sessions)}")
 
         try:
@@ -411,6 +430,7 @@ class _Evaluation:
                     retrieved = asyncio.get_running_loop().create_future()
                     task = asyncio.create_task(self._question(system, memory, question, retrieved))
                     answers.append(task)
+                    waiting.set()
                     await retrieved  # the memory must not change before the question has read it
                     if task.done():
                         task.result()  # a failed retrieval fails the job at once
@@ -471,6 +491,17 @@ class _Evaluation:
             if not retrieved.done():
                 retrieved.set_result(None)
             self.inflight.release()
+
+
+async def _first_of(event: asyncio.Event, task: asyncio.Task[None]) -> None:
+    """Return once ``event`` is set or ``task`` is done (whichever comes first)."""
+    if event.is_set() or task.done():
+        return
+    waiter = asyncio.ensure_future(event.wait())
+    try:
+        await asyncio.wait((waiter, task), return_when=asyncio.FIRST_COMPLETED)
+    finally:
+        waiter.cancel()
 
 
 def _raise_first_failure(tasks: set[asyncio.Task[None]]) -> None:

@@ -10,7 +10,8 @@ free port and hands back an :class:`OpenAIServer` handle (``base_url``, ``contro
 Endpoints:
 
 - ``POST /v1/chat/completions``: answers per the script (see :class:`~umb.testing.Rule`);
-  by default ``{"echo": "<last user message>"}`` as the completion text.
+  by default ``{"echo": "<last user message>"}`` as the completion text, ``latency`` seconds
+  after the request arrived (reading and parsing it are part of that time, not added to it).
 - ``POST /v1/embeddings``: one unit vector per input text, a deterministic hash of its words
   (:func:`~umb.testing._script.hash_embedding`), ``dimensions`` long (default 256); honours
   ``encoding_format`` ``float`` and ``base64``. Waits ``latency`` like completions; rules do
@@ -75,11 +76,12 @@ def build_app(script: Script) -> Any:
         return JSONResponse(body, status_code=status, headers=headers)
 
     async def completions(request: Request) -> Response:
+        arrived = time.monotonic()
         stats = script.stats
         epoch = stats.begin()
         status = 500
         try:
-            response = await _answer(request)
+            response = await _answer(request, arrived)
             status = response.status_code
             return response
         except _Disconnected:
@@ -88,7 +90,7 @@ def build_app(script: Script) -> Any:
         finally:
             stats.end(status, epoch)
 
-    async def _answer(request: Request) -> Response:
+    async def _answer(request: Request, arrived: float) -> Response:
         stats, settings = script.stats, script.settings
         stats.authorization.add(request.headers.get("authorization", ""))
         try:
@@ -111,7 +113,7 @@ def build_app(script: Script) -> Any:
             return error(400, "response_format is not supported by this server")
         rule = script.pick(messages)
         latency = rule.latency if rule is not None and rule.latency is not None else None
-        await _wait(request, settings.latency if latency is None else latency)
+        await _wait(request, settings.latency if latency is None else latency, arrived)
         if rule is not None and rule.status is not None:
             headers = {"retry-after": rule.retry_after} if rule.retry_after is not None else None
             return error(rule.status, rule.error, headers)
@@ -121,11 +123,12 @@ def build_app(script: Script) -> Any:
         return JSONResponse(_completion(model, messages, text, settings.usage))
 
     async def embeddings(request: Request) -> Response:
+        arrived = time.monotonic()
         stats = script.stats
         epoch = stats.begin()
         status = 500
         try:
-            response = await _embed(request)
+            response = await _embed(request, arrived)
             status = response.status_code
             return response
         except _Disconnected:
@@ -134,7 +137,7 @@ def build_app(script: Script) -> Any:
         finally:
             stats.end(status, epoch)
 
-    async def _embed(request: Request) -> Response:
+    async def _embed(request: Request, arrived: float) -> Response:
         stats = script.stats
         stats.authorization.add(request.headers.get("authorization", ""))
         try:
@@ -150,7 +153,7 @@ def build_app(script: Script) -> Any:
         stats.models.add(model)
         stats.embedding_requests += 1
         stats.embedding_inputs += len(texts)
-        await _wait(request, script.settings.latency)
+        await _wait(request, script.settings.latency, arrived)
         data = []
         for i, text in enumerate(texts):
             vector = hash_embedding(text, dims)
@@ -220,9 +223,12 @@ class _Disconnected(Exception):
     """The client closed the connection while the server was still waiting."""
 
 
-async def _wait(request: Any, seconds: float) -> None:
+async def _wait(request: Any, seconds: float, arrived: float) -> None:
+    # The latency counts from the request's arrival: the time spent reading and parsing its
+    # body (and, under load, waiting for the other requests' turn) is part of it, not added.
     # Watch for the client hanging up while waiting, so a request scripted to hang past the
     # client's timeout ends (and leaves "in flight") as soon as the client has gone.
+    seconds -= time.monotonic() - arrived
     if seconds <= 0:
         return
     sleeper = asyncio.ensure_future(asyncio.sleep(seconds))

@@ -48,13 +48,13 @@ def show(
     """
     from umb.run import RunTraceView
 
+    view = RunTraceView(run)
+    name = view.system(system)  # a wrong argument is told before a missing program
     if fmt != "dot" and shutil.which("dot") is None:
         raise UmbError(
             "Graphviz's dot program was not found on PATH; install Graphviz "
             "(Debian: apt-get install graphviz) or write the DOT source with --format dot"
         )
-    view = RunTraceView(run)
-    name = view.system(system)
     picture = view.picture(name, question_id, fmt, max_nodes=max_nodes)  # type: ignore[arg-type]
     if out is not None and str(out) == "-":
         sys.stdout.buffer.write(picture)

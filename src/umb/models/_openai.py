@@ -258,7 +258,7 @@ class OpenAIModel:
             body["response_format"] = response_format
         timeout = self.options.timeout_s
         try:
-            # wait_for is the hard deadline: httpx's timeout bounds each socket read, not the
+            # _within is the hard deadline: httpx's timeout bounds each socket read, not the
             # whole response, so a server trickling bytes could otherwise hold a slot forever.
             response = await _within(
                 client.post("/chat/completions", content=orjson.dumps(body)), timeout

@@ -111,7 +111,7 @@ def _draw(
             focus = view.picture(entry.system, qid, "svg", max_nodes=ctx.options.trace_focus_nodes)
             whole = view.picture(entry.system, qid, "svg", max_nodes=ctx.options.trace_max_nodes)
         except UmbError as e:  # no Graphviz, or a question the trace does not hold
-            ctx.steps.step(len(failures) - n)  # the pictures left are not drawn: done with
+            ctx.steps.step(len(failures) - n)  # the pictures left are not drawn: counted done
             return drawn, str(e), issues
         full = ctx.write_file(f"trace-{n + 1}.svg", whole)
         ctx.add_detail(entry.key, qid, "trace", _inline(focus, f"t{n}", full))

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import socket
+import time
 
 import psutil
 import pytest
@@ -12,6 +13,7 @@ from umb._errors import ConfigError
 from umb.models import ModelOptions, UsageMeter, load_model
 from umb.models._factory import ModelOnUse
 from umb.models._openai import _error_message
+from umb.testing.openai_server import _wait
 
 FAST = {"backoff_base_s": 0.01, "backoff_max_s": 0.05}
 
@@ -93,10 +95,6 @@ def test_a_model_on_use_is_built_at_its_first_use_only() -> None:
 
 
 def test_server_latency_counts_from_the_requests_arrival():
-    import time
-
-    from umb.testing.openai_server import _wait
-
     class Connected:  # a client that never hangs up
         async def receive(self) -> dict[str, str]:
             await asyncio.Event().wait()

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import socket
 import time
 from pathlib import Path
 
@@ -276,7 +277,7 @@ def test_one_model_serves_several_event_loops(server, ask):
         assert json.loads(result.text) == {"echo": text}
 
 
-def test_connect_opens_the_connections_without_asking_anything(server, ask):
+def test_connect_asks_no_completion_and_the_requests_follow(server, ask):
     model = load_model("openai/m", options=ModelOptions(base_url=server.base_url, concurrency=3))
 
     async def connected_then_asked() -> list[str]:
@@ -291,8 +292,6 @@ def test_connect_opens_the_connections_without_asking_anything(server, ask):
 
 
 def test_connect_to_an_endpoint_that_is_down_is_quiet(ask):
-    import socket
-
     with socket.socket() as s:  # a port nothing listens on once the socket is closed
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]

@@ -33,3 +33,16 @@ def test_the_eval_command_loads_what_its_end_needs_only_at_the_end(extra: tuple[
     # The event loop and the response cache's database are the runner's; the rest waits for a
     # backend, a memory system or the results.
     assert _loaded("umb._cli.main", "umb._cli.eval", *extra) <= {"asyncio", "sqlite3"}
+
+
+def test_a_plain_http_endpoint_is_spoken_to_without_httpx() -> None:
+    code = (
+        "import sys\n"
+        "from umb.models import ModelOptions\n"
+        "from umb.models._openai import OpenAIModel\n"
+        "model = OpenAIModel('m', ModelOptions(base_url='http://127.0.0.1:9/v1'))\n"
+        "model._client(model.base_url)\n"
+        "print('httpx' in sys.modules)"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert done.stdout.strip() == "False"

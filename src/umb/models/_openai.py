@@ -1,10 +1,12 @@
-"""``openai/<model>``: any OpenAI-compatible chat endpoint, spoken to with plain ``httpx``.
+"""``openai/<model>``: any OpenAI-compatible chat endpoint, spoken to over plain HTTP.
 
-One request is ``POST {base_url}/chat/completions`` with a JSON body and a bearer key; the
-OpenAI SDK is not used (importing it costs about a second of every command's start). This
-module retries HTTP 408, 409, 429, 5xx, connection errors and timeouts with jittered exponential
-backoff, honouring Retry-After. A request that still fails comes back as a result with ``error``
-set; :meth:`OpenAIModel.generate` never raises for an endpoint failure.
+One request is ``POST {base_url}/chat/completions`` with a JSON body and a bearer key, sent by
+the clients of :mod:`umb.models._http` (a lean keep-alive client for ``http://`` endpoints,
+``httpx`` for ``https://`` ones); the OpenAI SDK is not used (importing it costs about a second
+of every command's start). This module retries HTTP 408, 409, 429, 5xx, connection errors and
+timeouts with jittered exponential backoff, honouring Retry-After. A request that still fails
+comes back as a result with ``error`` set; :meth:`OpenAIModel.generate` never raises for an
+endpoint failure.
 """
 
 from __future__ import annotations
@@ -19,14 +21,15 @@ import sys
 import time
 from collections.abc import Awaitable, Sequence
 from typing import Any, TypeVar
+from urllib.parse import urlsplit
 
-import httpx
 import orjson
 
 from umb._errors import ConfigError
 from umb._tokens import estimate_tokens
 from umb.models._api import GenerateRequest, GenerateResult
 from umb.models._endpoints import EndpointPool
+from umb.models._http import HTTPClient, RequestError, Response, TransportError, open_client
 from umb.models._options import ModelOptions
 from umb.models._retry import backoff_delay, is_retryable_status, parse_retry_after
 
@@ -93,35 +96,27 @@ class OpenAIModel:
         # The HTTP clients and semaphores belong to one event loop; a caller that runs several
         # loops in turn (asyncio.run per batch) gets fresh ones for each.
         self._loop: asyncio.AbstractEventLoop | None = None
-        self._pool: EndpointPool[httpx.AsyncClient] | None = None
+        self._pool: EndpointPool[HTTPClient] | None = None
 
-    def _bind(self) -> EndpointPool[httpx.AsyncClient]:
+    def _bind(self) -> EndpointPool[HTTPClient]:
         loop = asyncio.get_running_loop()
         if self._pool is None or self._loop is not loop:
             self._loop = loop
             self._pool = EndpointPool(self.urls, self.options.concurrency, self._client)
         return self._pool
 
-    def _client(self, base_url: str) -> httpx.AsyncClient:
+    def _client(self, base_url: str) -> HTTPClient:
         # Read at call time and never kept anywhere but the client's memory.
         key = os.environ.get(self.options.api_key_env) or _NO_KEY
-        tls = base_url.startswith("https://")
-        return httpx.AsyncClient(
-            base_url=base_url,
-            headers={"Authorization": f"Bearer {key}", "Content-Type": "application/json"},
-            timeout=self.options.timeout_s,
-            # A plain-HTTP endpoint is a local server: it gets no TLS set-up (loading the CA
-            # bundle costs 0.07-0.2 s per client) and, so, no redirects that could lead to
-            # https. An https endpoint follows them as the OpenAI SDK does (a proxy moving the
-            # API); httpx drops the key on a redirect to another host.
-            verify=_tls_context() if tls else False,
-            follow_redirects=tls,
+        return open_client(
+            base_url,
+            {"Authorization": f"Bearer {key}", "Content-Type": "application/json"},
+            timeout_s=self.options.timeout_s,
             # The endpoint's slots bound the requests in flight; every one of them keeps its
-            # connection alive between requests (httpx keeps 20 by default, so a higher
-            # concurrency would open and close connections all run long).
-            limits=httpx.Limits(
-                max_connections=None, max_keepalive_connections=self.options.concurrency
-            ),
+            # connection alive between requests.
+            keep_alive=self.options.concurrency,
+            # A plain-HTTP endpoint gets no TLS set-up (loading the CA bundle costs 0.07-0.2 s).
+            tls=_tls_context() if base_url.startswith("https://") else None,
         )
 
     async def generate(self, requests: Sequence[GenerateRequest]) -> list[GenerateResult]:
@@ -140,8 +135,8 @@ class OpenAIModel:
         """
         timeout = min(self.options.timeout_s, 10.0)
 
-        async def models(client: httpx.AsyncClient) -> None:
-            with contextlib.suppress(httpx.HTTPError, asyncio.TimeoutError):
+        async def models(client: HTTPClient) -> None:
+            with contextlib.suppress(TransportError, RequestError, asyncio.TimeoutError):
                 await _within(client.get("/models"), timeout)
 
         clients = [e.client for e in self._bind().endpoints]
@@ -223,7 +218,7 @@ class OpenAIModel:
         return [f for f in ladder if f[0] not in self._refused]
 
     async def _attempt(
-        self, client: httpx.AsyncClient, request: GenerateRequest, started: float
+        self, client: HTTPClient, request: GenerateRequest, started: float
     ) -> GenerateResult:
         formats = self._formats(request)
         for k, (name, response_format) in enumerate(formats):
@@ -244,7 +239,7 @@ class OpenAIModel:
 
     async def _call(
         self,
-        client: httpx.AsyncClient,
+        client: HTTPClient,
         request: GenerateRequest,
         response_format: dict[str, Any] | None,
     ) -> bytes:
@@ -258,17 +253,17 @@ class OpenAIModel:
             body["response_format"] = response_format
         timeout = self.options.timeout_s
         try:
-            # _within is the hard deadline: httpx's timeout bounds each socket read, not the
-            # whole response, so a server trickling bytes could otherwise hold a slot forever.
-            response = await _within(
-                client.post("/chat/completions", content=orjson.dumps(body)), timeout
+            # _within is the hard deadline: a socket timeout bounds each read, not the whole
+            # response, so a server trickling bytes could otherwise hold a slot forever.
+            response: Response = await _within(
+                client.post("/chat/completions", orjson.dumps(body)), timeout
             )
-        except (asyncio.TimeoutError, httpx.TimeoutException) as e:
+        except asyncio.TimeoutError as e:
             raise _Retryable(f"timed out after {timeout:g} s") from e
-        except httpx.TransportError as e:
-            raise _Retryable(f"connection error: {_short(str(e)) or type(e).__name__}") from e
-        except (httpx.HTTPError, httpx.InvalidURL) as e:
-            raise _Fatal(f"{type(e).__name__}: {_short(str(e))}") from e
+        except TransportError as e:
+            raise _Retryable(f"connection error: {_short(str(e))}") from e
+        except RequestError as e:
+            raise _Fatal(_short(str(e))) from e
         if response.is_success:
             return response.content
         status = response.status_code
@@ -298,16 +293,21 @@ async def _within(call: Awaitable[T], timeout_s: float) -> T:
 @functools.cache
 def _tls_context() -> ssl.SSLContext:
     """One CA bundle per process, shared by every https client."""
+    import httpx
+
     return httpx.create_ssl_context()
 
 
 def _check_url(url: str) -> None:
     try:
-        scheme = httpx.URL(url).scheme
-    except httpx.InvalidURL as e:
+        parts = urlsplit(url)
+        parts.port  # noqa: B018 - raises ValueError for a port that is not a number
+    except ValueError as e:
         raise ConfigError(f"endpoint URL {url!r} is not a valid URL: {e}") from e
-    if scheme not in ("http", "https"):
+    if parts.scheme not in ("http", "https"):
         raise ConfigError(f"endpoint URL {url!r} must start with http:// or https://")
+    if not parts.hostname:
+        raise ConfigError(f"endpoint URL {url!r} is not a valid URL: it names no host")
 
 
 def _error_message(text: str) -> str:

@@ -35,7 +35,8 @@ RUN_FORMAT_VERSION: Final = 1
 
 #: Packages whose versions the header records (those that can change a number).
 _PACKAGES: Final = (
-    "unifiedmembench", "numpy", "bm25s", "wordllama", "httpx", "rapidfuzz", "llama_cpp_python"
+    "unifiedmembench", "numpy", "bm25s", "wordllama", "h11", "httpx", "rapidfuzz",
+    "llama_cpp_python",
 )  # fmt: skip
 
 

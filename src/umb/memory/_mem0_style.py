@@ -40,6 +40,7 @@ from umb.memory._units import Event, MemoryUnit, MemoryVersion, in_time_order, v
 from umb.memory._write_trace import BatchTrace, wrote
 from umb.models._api import GenerateRequest, ModelAPI
 from umb.trace import current_op, memory_var
+from umb.trace._ids import memory_vars
 
 #: How many existing memories each new fact is compared with.
 SIMILAR_K = 5
@@ -245,7 +246,7 @@ class Mem0Style(MemorySystem):
         texts = [search_text(u, v.text, self._name) for u, v in views]
         best = self.search(strip_name(question.query, self._name), texts)
         if tracing():
-            read_items(memory_var(views[i][0].id) for i in best)
+            read_items(memory_vars(views[i][0].id for i in best))
         versions, item_ids, turn_ids = in_time_order(views[i] for i in best)
         return self._context(
             render_units(versions),

@@ -15,6 +15,7 @@ from umb.bench import Session
 from umb.memory._text import index_terms
 from umb.memory._tracing import extract_op, tracing, write_candidates
 from umb.trace import memory_var, operation
+from umb.trace._ids import memory_vars
 from umb.trace._null import NULL_OP, OpHandle
 
 #: Operation name -> category, for the three ways a decision changes the store.
@@ -85,7 +86,7 @@ class BatchTrace:
         if not tracing():
             return NULL_OP
         reads: list[str] = [c for f in facts if (c := self.candidate_of(f)) is not None]
-        reads += [memory_var(uid) for uid in offered]
+        reads += memory_vars(offered)
         return operation("decide", "decision", reads=reads, model=model, **self._attrs())
 
     def decided(

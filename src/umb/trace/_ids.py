@@ -7,6 +7,7 @@ resumed run and a re-run of the same benchmark name the same variables the same 
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from hashlib import sha256
 from typing import Any
@@ -66,6 +67,13 @@ def memory_var(unit_id: str, dialogue_id: str | None = None) -> str:
     """
     did = dialogue_id if dialogue_id is not None else current_attrs().get("dialogue_id")
     return f"memory:{did}:{unit_id}" if did else f"memory:{unit_id}"
+
+
+def memory_vars(unit_ids: Iterable[str]) -> list[str]:
+    """:func:`memory_var` of several units of the current scope's dialogue (one scope lookup)."""
+    did = current_attrs().get("dialogue_id")
+    prefix = f"memory:{did}:" if did else "memory:"
+    return [prefix + unit_id for unit_id in unit_ids]
 
 
 def query_var(question_id: str) -> str:

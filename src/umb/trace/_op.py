@@ -112,8 +112,8 @@ class _Op(OpHandle):
         scope = self.scope
         rec = {
             "t": "op", "id": self.id, "seq": self.seq, "name": self.name, "cat": self.category,
-            "start": round(tr._wall0 + (self._t0 - tr._perf0) * 1e-9, 4),
-            "dur_us": round((t1 - self._t0) / 1000, 1),
+            "start": (tr._wall0_units + (self._t0 - tr._perf0) // 100_000) / 10_000,
+            "dur_us": (t1 - self._t0 + 50) // 100 / 10,
         }  # fmt: skip
         # Format 2 leaves out what the reader can default or derive: the scope (the id's
         # prefix), attempt 1, status ok, no reads or writes; a read of version 1 is its identity.

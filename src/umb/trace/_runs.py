@@ -33,8 +33,27 @@ def _nth(prefix: str, number: int, width: int) -> str:
     return f"{prefix}{number:0{width}d}"
 
 
+#: Encoded read lists of at least this many reads are kept: a session's turns are read by its
+#: ``ingest``, ``extract`` and ``index`` operations, in every system's trace alike.
+CACHED_READS = 8
+_CACHE_MAX = 256
+_encoded: dict[tuple[tuple[str, int], ...], list[Any]] = {}
+
+
 def encode_reads(reads: Sequence[tuple[str, int]]) -> list[Any]:
     """An op's reads ``(identity, version)`` as format-3 entries (see the module docstring)."""
+    if len(reads) < CACHED_READS:
+        return _encode(reads)
+    key = tuple(reads)
+    found = _encoded.get(key)
+    if found is None:
+        if len(_encoded) >= _CACHE_MAX:
+            _encoded.clear()  # sessions come in order: the old ones are not read again
+        found = _encoded[key] = _encode(reads)
+    return list(found)  # the caller's record owns its list; the entries are not changed
+
+
+def _encode(reads: Sequence[tuple[str, int]]) -> list[Any]:
     out: list[Any] = []
     i = 0
     n = len(reads)
@@ -51,8 +70,9 @@ def encode_reads(reads: Sequence[tuple[str, int]]) -> list[Any]:
         parts = _numbered(identity) if runs and identity[-1:].isdigit() else None
         if parts is not None:
             prefix, first, width = parts
+            nth = f"{prefix.replace('%', '%%')}%0{width}d"  # %-formatting: half an f-string's cost
             while (i + count < n and reads[i + count][1] == version
-                   and reads[i + count][0] == _nth(prefix, first + count, width)):  # fmt: skip
+                   and reads[i + count][0] == nth % (first + count)):  # fmt: skip
                 count += 1
         if count >= MIN_RUN:
             out.append([identity, version, count])

@@ -123,6 +123,9 @@ class Tracer(BaseTracer):
         self.divergences: list[str] = []
         self._wall0 = time.time()
         self._perf0 = _perf_ns()
+        # The wall clock at open in units of 0.1 ms, the precision of an op's "start": ops add
+        # whole units to it (round() of a float costs more than the rest of the stamp).
+        self._wall0_units = round(self._wall0 * 10_000)
         self._file = TraceFileWriter(
             self.path,
             flush_every=self.config.flush_every,

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import random
 from pathlib import Path
 
 import orjson
@@ -27,6 +28,22 @@ from umb.trace._runs import decode_reads, encode_reads
 )
 def test_encoding_round_trips(reads: list[tuple[str, int]]) -> None:
     assert decode_reads(encode_reads(reads)) == tuple(reads)
+
+
+def test_random_reads_round_trip_and_a_kept_encoding_is_the_callers_own() -> None:
+    rng = random.Random(3)
+    for _ in range(3000):
+        number, reads = rng.randint(0, 30), []
+        for _ in range(rng.randint(0, 14)):  # mostly counting up: runs, near-runs, restarts
+            number = number + 1 if rng.random() < 0.7 else rng.randint(0, 120)
+            prefix = rng.choice(["turn:D1:S1:T", "memory:D1:m", "x%d:"])
+            width = rng.choice([1, 2, 4])
+            reads.append((f"{prefix}{number:0{width}d}", rng.choice([1, 1, 1, 2])))
+        assert decode_reads(encode_reads(reads)) == tuple(reads), reads
+    turns = [(f"turn:D1:S2:T{n:04d}", 1) for n in range(1, 20)]
+    first = encode_reads(turns)
+    first.append("changed by its record")
+    assert encode_reads(turns) == [["turn:D1:S2:T0001", 1, 19]]
 
 
 def test_a_session_of_turns_is_one_entry() -> None:

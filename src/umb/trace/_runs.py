@@ -29,6 +29,9 @@ def _numbered(identity: str) -> tuple[str, int, int] | None:
     return m.group(1), int(digits), len(digits)
 
 
+_NEXT_DIGIT = {str(d): str((d + 1) % 10) for d in range(10)}
+
+
 def _nth(prefix: str, number: int, width: int) -> str:
     return f"{prefix}{number:0{width}d}"
 
@@ -60,14 +63,20 @@ def _encode(reads: Sequence[tuple[str, int]]) -> list[Any]:
     while i < n:
         identity, version = reads[i]
         count = 1
-        # A run's next entry shares its version and (padded numbers) its length: cheap tests
-        # before the regular expression, which most of a decide's reads would fail.
-        runs = (
-            n - i >= MIN_RUN
-            and reads[i + 1][1] == version
-            and len(reads[i + 1][0]) == len(identity)
-        )
-        parts = _numbered(identity) if runs and identity[-1:].isdigit() else None
+        parts = None
+        if n - i >= MIN_RUN:
+            # A run's next two entries share its version, the next one (padded numbers) its
+            # length, and each one's last digit follows the one before: cheap tests before the
+            # regular expression, which most of a decide's reads would fail.
+            a, b = reads[i + 1][0], reads[i + 2][0]
+            if (
+                reads[i + 1][1] == version
+                and reads[i + 2][1] == version
+                and len(a) == len(identity)
+                and _NEXT_DIGIT.get(identity[-1:]) == a[-1:]
+                and _NEXT_DIGIT.get(a[-1:]) == b[-1:]
+            ):
+                parts = _numbered(identity)
         if parts is not None:
             prefix, first, width = parts
             nth = f"{prefix.replace('%', '%%')}%0{width}d"  # %-formatting: half an f-string's cost

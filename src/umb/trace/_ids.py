@@ -65,15 +65,18 @@ def memory_var(unit_id: str, dialogue_id: str | None = None) -> str:
     it is taken from the current scope (a dialogue or question scope sets it); outside any such
     scope the identity is ``memory:m17``.
     """
-    did = dialogue_id if dialogue_id is not None else current_attrs().get("dialogue_id")
-    return f"memory:{did}:{unit_id}" if did else f"memory:{unit_id}"
+    return _memory_prefix(dialogue_id) + unit_id
 
 
 def memory_vars(unit_ids: Iterable[str]) -> list[str]:
     """:func:`memory_var` of several units of the current scope's dialogue (one scope lookup)."""
-    did = current_attrs().get("dialogue_id")
-    prefix = f"memory:{did}:" if did else "memory:"
+    prefix = _memory_prefix(None)
     return [prefix + unit_id for unit_id in unit_ids]
+
+
+def _memory_prefix(dialogue_id: str | None) -> str:
+    did = dialogue_id if dialogue_id is not None else current_attrs().get("dialogue_id")
+    return f"memory:{did}:" if did else "memory:"
 
 
 def query_var(question_id: str) -> str:

@@ -16,6 +16,19 @@ from umb._registry import Registry, load_target
 
 
 @dataclass(frozen=True)
+class PeerOption:
+    """An option of ``umb export`` that one peer's exporter takes as a keyword argument."""
+
+    name: str
+    """The keyword (``max_shard_mb``); the command's flag is ``--max-shard-mb``."""
+    type: type
+    """``int``, ``float`` or ``str``."""
+    help: str
+    default: Any = None
+    """The exporter's own default, shown in the help text; not given means not passed."""
+
+
+@dataclass(frozen=True)
 class Peer:
     """A peer benchmark: its file format in and out of umb, and its own scorers."""
 
@@ -42,6 +55,11 @@ class Peer:
     overall without it."""
     reports_abstention: bool = False
     """Whether results give the accuracy on abstention (``ABS``) questions apart."""
+    directory: bool = False
+    """Whether the peer's files are a folder: ``umb import`` reads one, ``umb export`` writes
+    one (``--out`` names the folder)."""
+    export_options: tuple[PeerOption, ...] = ()
+    """Options of ``umb export`` passed to the exporter as keyword arguments."""
 
     def import_file(self, path: str | Path, out: str | Path) -> dict[str, Any]:
         """Import the peer's file at ``path`` into the benchmark directory ``out``."""
@@ -50,11 +68,12 @@ class Peer:
         result: dict[str, Any] = load_target(self.importer)(path, out)  # type: ignore[operator]
         return result
 
-    def export(self, bench: str | Path, out: str | Path) -> Any:
-        """Export the umb benchmark at ``bench`` to the peer's format at ``out``."""
+    def export(self, bench: str | Path, out: str | Path, **options: Any) -> Any:
+        """Export the umb benchmark at ``bench`` to the peer's format at ``out``
+        (``options``: values of :attr:`export_options`)."""
         if self.exporter is None:
             raise NotImplementedError(f"{self.title} has no exporter")
-        return load_target(self.exporter)(bench, out)  # type: ignore[operator]
+        return load_target(self.exporter)(bench, out, **options)  # type: ignore[operator]
 
 
 def _is_peer(name: str, obj: object) -> Peer:
@@ -67,6 +86,7 @@ PEERS: Registry[Peer] = Registry("peer benchmark", "peer", check=_is_peer)
 PEERS.add_lazy("locomo", "umb.interop.locomo:PEER")
 PEERS.add_lazy("longmemeval", "umb.interop.longmemeval:PEER")
 PEERS.add_lazy("umb-release", "umb.interop.umb_release:PEER")
+PEERS.add_lazy("hf", "umb.interop.hf:PEER")
 
 
 def formats(*, direction: str) -> list[str]:

@@ -32,7 +32,7 @@ def test_exported_members() -> None:
     assert {"PEER_SCORERS", "load_peer_scorer"} <= set(umb.scoring.__all__)
     for name in umb.interop.__all__:
         assert getattr(umb.interop, name) is not None
-    assert sorted(umb.interop.PEERS) == ["locomo", "longmemeval", "umb-release"]
+    assert sorted(umb.interop.PEERS) == ["hf", "locomo", "longmemeval", "umb-release"]
 
 
 def test_scorers_satisfy_their_protocols() -> None:

@@ -9,7 +9,8 @@ from typing import Any
 import click
 
 from umb._cli._output import force_option, refuse_existing
-from umb._peer import PEERS, formats
+from umb._errors import ConfigError
+from umb._peer import PEERS, PeerOption, formats
 
 
 def _report(manifest: dict[str, Any], seconds: float, out: Path) -> None:
@@ -37,6 +38,7 @@ def _import(fmt: str, file: Path, out: Path, force: bool) -> None:
 
 
 _FILE = click.argument("file", type=click.Path(exists=True, dir_okay=False, path_type=Path))
+_FOLDER = click.argument("file", type=click.Path(exists=True, file_okay=False, path_type=Path))
 _OUT = click.option(
     "-o",
     "--out",
@@ -58,7 +60,7 @@ class _PeerImports(click.Group):
             return None
         peer = PEERS[name]
 
-        @_FILE
+        @(_FOLDER if peer.directory else _FILE)
         @_OUT
         @_FORCE
         def command(file: Path, out: Path, force: bool) -> None:
@@ -90,7 +92,39 @@ class _ExportFormat(click.ParamType):
         return str(value)
 
 
-@click.command("export")
+def _flag(option: PeerOption) -> str:
+    return "--" + option.name.replace("_", "-")
+
+
+def _peer_options() -> dict[str, tuple[PeerOption, list[str]]]:
+    """Every exporter's own option, with the peers that take it."""
+    found: dict[str, tuple[PeerOption, list[str]]] = {}
+    for name in formats(direction="export"):
+        for option in PEERS[name].export_options:
+            found.setdefault(option.name, (option, []))[1].append(name)
+    return found
+
+
+class _ExportCommand(click.Command):
+    """``umb export`` with each exporter's own options (``--max-shard-mb`` of hf), which are
+    read from the peers when the command runs, so plug-in peers add theirs."""
+
+    def get_params(self, ctx: click.Context) -> list[click.Parameter]:
+        extra: list[click.Parameter] = []
+        for option, peers in _peer_options().values():
+            default = f"; default: {option.default}" if option.default is not None else ""
+            extra.append(
+                click.Option(
+                    [_flag(option), option.name],
+                    type=option.type,
+                    default=None,
+                    help=f"{option.help} ({', '.join(peers)} only{default})",
+                )
+            )
+        return [*super().get_params(ctx), *extra]
+
+
+@click.command("export", cls=_ExportCommand)
 @click.argument("bench_dir", type=click.Path(exists=True, file_okay=False, path_type=Path))
 @click.option(
     "--format",
@@ -102,14 +136,27 @@ class _ExportFormat(click.ParamType):
 @click.option(
     "--out",
     required=True,
-    type=click.Path(dir_okay=False, path_type=Path),
-    help="JSON file to write.",
+    type=click.Path(path_type=Path),
+    help="JSON file to write (a folder for hf).",
 )
-@force_option("the file")
-def export(bench_dir: Path, fmt: str, out: Path, force: bool) -> None:
-    """Export a benchmark directory to a peer benchmark's JSON format."""
-    refuse_existing(out, force, "a file")
-    log = PEERS[fmt].export(bench_dir, out)
+@force_option("the output")
+def export(bench_dir: Path, fmt: str, out: Path, force: bool, **given: object) -> None:
+    """Export a benchmark directory to a peer benchmark's format."""
+    peer = PEERS[fmt]
+    own = {o.name for o in peer.export_options}
+    options = {k: v for k, v in given.items() if v is not None}
+    for key in options:
+        if key not in own:
+            raise ConfigError(f"--{key.replace('_', '-')} does not apply to --format {fmt}")
+    if peer.directory:
+        if out.exists() and not out.is_dir():
+            raise ConfigError(f"{out} is a file; --format {fmt} writes a folder")
+        refuse_existing(out, force, "a folder")
+    else:
+        if out.is_dir():
+            raise ConfigError(f"{out} is a folder; --format {fmt} writes a file")
+        refuse_existing(out, force, "a file")
+    log = peer.export(bench_dir, out, **options)
     click.echo(f"wrote {out} ({fmt})")
     for code, n in log.counts().items():
         click.echo(f"  warning {code}: {n}")

@@ -4,7 +4,7 @@ Nothing here imports pyarrow or ``datasets``: they load with the exporter or imp
 missing ``hub`` extra is reported only when the format is used.
 """
 
-from umb._peer import Peer
+from umb._peer import Peer, PeerOption
 
 PEER = Peer(
     name="hf",
@@ -12,6 +12,13 @@ PEER = Peer(
     files="README.md, croissant.json, data/<config>/*.parquet",
     importer="umb.interop.hf._import:import_hf",
     exporter="umb.interop.hf._export:export_hf",
+    directory=True,
+    export_options=(
+        PeerOption("max_shard_mb", float, "Largest Parquet file, in MiB.", 500),
+        PeerOption(
+            "license", str, "License id for the dataset card (default: the source's).", None
+        ),
+    ),
 )
 
 __all__ = ["PEER"]

@@ -72,7 +72,9 @@ def generate_command(manifest: dict[str, Any]) -> str:
     parts = ["umb generate"]
     if config.get("preset"):
         parts.append(f"--preset {config['preset']}")
-    parts += [f"{flag} {config[key]}" for key, flag in _FLAGS.items() if config.get(key) is not None]
+    parts += [
+        f"{flag} {config[key]}" for key, flag in _FLAGS.items() if config.get(key) is not None
+    ]
     if "llm" in str(manifest.get("generator", "")):
         parts.append("--renderer llm")
     if manifest.get("shard"):
@@ -217,7 +219,8 @@ def _configs_table(configs: list[ConfigOut]) -> str:
     ]
     return (
         _table(["config", "rows", "a row is", "shards", "Parquet"], rows)
-        + f"\n\nEach config has one split, `{SPLIT}`: the benchmark is for evaluation, not training."
+        + f"\n\nEach config has one split, `{SPLIT}`: the benchmark is for evaluation, "
+        "not training."
     )
 
 
@@ -240,8 +243,8 @@ def _loading(folder_name: str) -> str:
             "```",
             "",
             f"`{folder_name}` is this folder; once uploaded, use its Hub repository id. "
-            f"`umb import hf {folder_name} -o bench` turns the folder back into a umb benchmark directory with the same bytes, for "
-            "`umb eval` and `umb score`.",
+            f"`umb import hf {folder_name} -o bench` turns the folder back into a umb benchmark "
+            "directory with the same bytes, for `umb eval` and `umb score`.",
         ]
     )
 
@@ -289,8 +292,13 @@ def _size(counts: dict[str, Any], stats: dict[str, Any]) -> str:
     for key in ("tokens_per_dialogue", "sessions_per_dialogue", "turns_per_dialogue"):
         s = stats[key]
         spread_rows.append(
-            [key.replace("_", " "), f"{s['min']:,}", f"{s['mean']:,}", f"{s['max']:,}",
-             f"{s['total']:,}"]
+            [
+                key.replace("_", " "),
+                f"{s['min']:,}",
+                f"{s['mean']:,}",
+                f"{s['max']:,}",
+                f"{s['total']:,}",
+            ]
         )
     renderers = ", ".join(f"`{k}` {v:,}" for k, v in stats["sessions_by_renderer"].items())
     return "\n\n".join(
@@ -434,6 +442,10 @@ def _license_and_citation(manifest: dict[str, Any], license: str | None) -> str:
         "",
         "Please also cite the original UnifiedMemBench release, whose families, answer "
         "fields and token rule this benchmark follows"
-        + (f", and the {config['source_format']} benchmark itself." if config.get("source_format") else "."),
+        + (
+            f", and the {config['source_format']} benchmark itself."
+            if config.get("source_format")
+            else "."
+        ),
     ]
     return "\n".join(lines)

@@ -126,7 +126,12 @@ def record_set(config: ConfigOut) -> dict[str, Any]:
     omitted: list[str] = []
     fields = [
         _field(
-            fileset, f"{config.name}/{f.name}", f.name, f.type, None, described.get(f.name, ""),
+            fileset,
+            f"{config.name}/{f.name}",
+            f.name,
+            f.type,
+            None,
+            described.get(f.name, ""),
             omitted,
         )
         for f in config.schema
@@ -169,7 +174,10 @@ def croissant(
         "version": "1.0.0",
         "keywords": ["memory", "long-context", "dialogue", "synthetic", "benchmark"],
         "isLiveDataset": False,
-        "citeAs": f"{pretty_name(manifest)}, written by umb {__version__} ({manifest.get('generator')}, seed {manifest.get('seed')}).",
+        "citeAs": (
+            f"{pretty_name(manifest)}, written by umb {__version__} "
+            f"({manifest.get('generator')}, seed {manifest.get('seed')})."
+        ),
         "distribution": [
             {
                 "@type": "cr:FileSet",

@@ -222,7 +222,8 @@ class _DialogueStats:
 
 def _question_rows(path: Path) -> Iterator[dict[str, Any]]:
     fields = S.QUESTIONS.names
-    for lineno, obj in iter_jsonl(path):
+    lines: Iterator[tuple[int, Any]] = iter_jsonl(path)
+    for lineno, obj in lines:
         if not isinstance(obj, dict):
             raise DataError(str(path), lineno, "a question must be a JSON object")
         unknown = [k for k in obj if k not in fields or k in S.DERIVED_QUESTION_COLUMNS]

@@ -29,7 +29,9 @@ from umb.interop._log import InteropLog
 from umb.interop.hf import _schema as S
 from umb.interop.hf._export import UMB_MANIFEST, UMB_NATIVE
 
+#: Rows turned into Python objects at a time; a dialogue of the umb preset is ~5 MB of them.
 _BATCH_ROWS = 256
+_DIALOGUE_BATCH_ROWS = 8
 
 
 def import_hf(path: str | Path, out: str | Path) -> dict[str, Any]:
@@ -65,7 +67,9 @@ def _shards(folder: Path, name: str) -> list[Path]:
     return sorted((folder / "data" / name).glob(f"{S.SPLIT}-*.parquet"))
 
 
-def _batches(shards: list[Path], schema: pa.Schema) -> Iterator[list[dict[str, Any]]]:
+def _batches(
+    shards: list[Path], schema: pa.Schema, rows: int = _BATCH_ROWS
+) -> Iterator[list[dict[str, Any]]]:
     """Rows of ``schema``'s columns, in order, from each shard in turn."""
     for shard in shards:
         try:
@@ -75,7 +79,7 @@ def _batches(shards: list[Path], schema: pa.Schema) -> Iterator[list[dict[str, A
         missing = [n for n in schema.names if n not in f.schema_arrow.names]
         if missing:
             raise DataError(str(shard), None, f"column {missing[0]!r} missing")
-        for batch in f.iter_batches(batch_size=_BATCH_ROWS, columns=schema.names):
+        for batch in f.iter_batches(batch_size=rows, columns=schema.names):
             yield batch.to_pylist()
 
 
@@ -92,7 +96,7 @@ def _write_rows(shards: list[Path], schema: pa.Schema, path: Path, record: Any) 
 def _write_dialogues(shards: list[Path], path: Path) -> dict[str, Any]:
     counts = {"dialogues": 0, "sessions": 0, "turns": 0}
     with AtomicJsonlWriter(path) as w:
-        for rows in _batches(shards, S.DIALOGUES):
+        for rows in _batches(shards, S.DIALOGUES, _DIALOGUE_BATCH_ROWS):
             for d in rows:
                 for s in d["sessions"]:
                     for t in s["turns"]:
@@ -114,7 +118,8 @@ def _write_questions(shards: list[Path], path: Path) -> dict[str, Any]:
                 try:
                     w.write(S.question_record(row))
                 except orjson.JSONDecodeError as e:
-                    raise DataError(str(shards[0].parent), None, f"question {row['id']}: {e}")
+                    where = str(shards[0].parent)
+                    raise DataError(where, None, f"question {row['id']}: {e}") from None
                 per_family[row["family"]] = per_family.get(row["family"], 0) + 1
             n += len(rows)
     return {"questions": n, "questions_per_family": dict(sorted(per_family.items()))}

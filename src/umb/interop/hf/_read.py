@@ -21,7 +21,7 @@ _MIN_BLOCK = 16 << 20
 
 def _longest_line(path: Path) -> int:
     with open_regular(path) as f:
-        return max((len(line) for line in f), default=0)
+        return max((len(line) for line in f if line.strip()), default=0)
 
 
 def arrow_batches(path: Path, schema: pa.Schema) -> Iterator[pa.RecordBatch]:
@@ -31,7 +31,10 @@ def arrow_batches(path: Path, schema: pa.Schema) -> Iterator[pa.RecordBatch]:
         DataError: ``file:line: path: problem`` of the first line that does not fit.
     """
     # A block must hold the longest line whole (a dialogue of the umb preset is about 1 MB).
-    block = max(_MIN_BLOCK, 2 * _longest_line(path))
+    longest = _longest_line(path)
+    if longest == 0:
+        return  # Arrow refuses an empty stream; an empty file is zero records
+    block = max(_MIN_BLOCK, 2 * longest)
     options = pj.ParseOptions(explicit_schema=schema, unexpected_field_behavior="error")
     try:
         reader = pj.open_json(
@@ -44,7 +47,8 @@ def arrow_batches(path: Path, schema: pa.Schema) -> Iterator[pa.RecordBatch]:
 
 def locate_misfit(path: Path, schema: pa.Schema, arrow_message: str) -> DataError:
     """The DataError of the first line of ``path`` that does not fit ``schema``."""
-    for lineno, obj in iter_jsonl(path):
+    lines: Iterator[tuple[int, Any]] = iter_jsonl(path)
+    for lineno, obj in lines:
         problem = misfit(obj, pa.struct(list(schema)), "")
         if problem is not None:
             return DataError(str(path), lineno, problem)

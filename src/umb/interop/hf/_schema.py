@@ -25,9 +25,7 @@ def _list(item: pa.DataType) -> pa.DataType:
     return pa.list_(item)
 
 
-TURN = pa.struct(
-    [("id", _S), ("role", _S), ("speaker", _S), ("text", _S), ("fact_ids", _list(_S))]
-)
+TURN = pa.struct([("id", _S), ("role", _S), ("speaker", _S), ("text", _S), ("fact_ids", _list(_S))])
 SESSION_FIELDS = [("id", _S), ("started_at", _S), ("turns", _list(TURN)), ("rendered_by", _S)]
 INTERLOCUTOR = pa.struct([("name", _S), ("role", _S), ("scene", _S)])
 
@@ -53,9 +51,7 @@ FACTS = pa.schema(
         ("text", _S),
     ]
 )
-EVIDENCE = pa.struct(
-    [(k, _list(_S)) for k in ("event_ids", "fact_ids", "session_ids", "turn_ids")]
-)
+EVIDENCE = pa.struct([(k, _list(_S)) for k in ("event_ids", "fact_ids", "session_ids", "turn_ids")])
 QUESTIONS = pa.schema(
     [
         ("id", _S),
@@ -217,6 +213,8 @@ def world_layout(world: dict[str, Any]) -> dict[str, Any]:
     ids = [e["id"] for e in world.get("events", [])]
     return {
         "keys": list(world),
-        "header": {k: v for k, v in world.items() if k not in ("characters", "events", "timelines")},
+        "header": {
+            k: v for k, v in world.items() if k not in ("characters", "events", "timelines")
+        },
         "events_order": "id" if ids == sorted(ids) else "rows",
     }

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-import logging
 import os
+import shutil
 import tempfile
 from collections.abc import Iterator
 from pathlib import Path
@@ -46,15 +46,13 @@ def openai_server(_openai_server_process: OpenAIServer) -> OpenAIServer:
 def ray_address(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """A local Ray cluster of 2 CPUs for the whole session, joined by this process; its address.
 
-    Started only by the tests that ask for it (they skip when the ``ray`` extra is missing).
+    Started as umb starts one (on 127.0.0.1 only), and only by the tests that ask for it (they
+    skip when the ``ray`` extra is missing).
     """
     ray = pytest.importorskip("ray", reason="the ray extra is not installed")
-    context = ray.init(
-        num_cpus=2,
-        include_dashboard=False,
-        log_to_driver=False,
-        logging_level=logging.ERROR,
-        _temp_dir=tempfile.mkdtemp(prefix="umb-ray-test-"),  # short: Ray keeps sockets there
-    )
-    yield str(context.address_info["address"])
+    from umb.run._ray_cluster import start_local_cluster
+
+    temp_dir = tempfile.mkdtemp(prefix="umb-ray-test-")  # short: Ray keeps sockets there
+    yield start_local_cluster(2, temp_dir)
     ray.shutdown()
+    shutil.rmtree(temp_dir, ignore_errors=True)

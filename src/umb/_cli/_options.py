@@ -116,7 +116,7 @@ def llamacpp_options(fn: F) -> F:
 
 
 def executor_options(*, unit: str) -> Callable[[F], F]:
-    """``--executor``, ``--workers``, ``--ray-address``."""
+    """``--executor``, ``--workers``, ``--ray-address``, ``--ray-dashboard``."""
     options = (
         click.option(
             "--executor",
@@ -130,7 +130,13 @@ def executor_options(*, unit: str) -> Callable[[F], F]:
         ),
         click.option(
             "--ray-address",
-            help="Ray: cluster to join (default $RAY_ADDRESS; none: start a local one).",
+            help="Ray: cluster to join (default $RAY_ADDRESS; none: start a local one, "
+            "on 127.0.0.1 only).",
+        ),
+        click.option(
+            "--ray-dashboard",
+            is_flag=True,
+            help="Ray: start the local cluster's dashboard too (on 127.0.0.1; ray[default]).",
         ),
     )
 
@@ -142,7 +148,9 @@ def executor_options(*, unit: str) -> Callable[[F], F]:
     return decorate
 
 
-def executor_config(kind: str, workers: int, address: str | None) -> ExecutorOptions:
+def executor_config(
+    kind: str, workers: int, address: str | None, dashboard: bool = False
+) -> ExecutorOptions:
     """The :class:`~umb.run.ExecutorOptions` of the executor flags."""
     from umb.run import ExecutorOptions
 
@@ -151,6 +159,7 @@ def executor_config(kind: str, workers: int, address: str | None) -> ExecutorOpt
         kind="ray" if kind == "ray" else "local",
         workers=workers,
         address=address or defaults.address,
+        dashboard=dashboard,
     )
 
 

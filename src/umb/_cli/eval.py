@@ -147,6 +147,7 @@ def eval_command(
     executor: str,
     workers: int,
     ray_address: str | None,
+    ray_dashboard: bool,
 ) -> None:
     """Evaluate memory systems with a model on a benchmark; resumable, one record per question."""
     from umb.models import ModelOptions
@@ -189,7 +190,7 @@ def eval_command(
         scoring=ScoringOptions(
             scorer=scorer, policy="lenient" if lenient else "strict", seed=seed
         ),
-        executor=executor_config(executor, workers, ray_address),
+        executor=executor_config(executor, workers, ray_address, ray_dashboard),
         cache=not no_cache,
         retry_errors=retry_errors,
         trace=not no_trace,

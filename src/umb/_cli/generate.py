@@ -65,6 +65,7 @@ def generate(
     executor: str,
     workers: int,
     ray_address: str | None,
+    ray_dashboard: bool,
     **llm: Any,
 ) -> None:
     """Generate a benchmark (world, questions, dialogues) from a seed."""
@@ -77,7 +78,7 @@ def generate(
         end=end,
         density=density,
     )
-    on = executor_config(executor, workers, ray_address)
+    on = executor_config(executor, workers, ray_address, ray_dashboard)
     if on.kind == "ray" and (renderer == "llm" or llm["dry_run"] or shard):
         raise ConfigError(
             "--executor ray shards the template renderer itself: "

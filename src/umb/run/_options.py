@@ -57,6 +57,8 @@ class ExecutorOptions:
     """Ray: the cluster to join (default ``$RAY_ADDRESS``); None starts a local one."""
     task_retries: int = 2
     """Ray: times a unit is run again after its worker died, before the run fails."""
+    dashboard: bool = False
+    """Ray: start the dashboard of the local cluster (on 127.0.0.1, like the cluster itself)."""
 
     def __post_init__(self) -> None:
         if self.kind not in EXECUTORS:
@@ -66,5 +68,10 @@ class ExecutorOptions:
             raise ConfigError(f"--workers must be at least 1, not {self.workers}")
         if self.kind == "local" and self.workers != 1:
             raise ConfigError("--workers is for --executor ray (a local run uses --concurrency)")
+        if self.dashboard and (self.kind != "ray" or self.address):
+            raise ConfigError(
+                "--ray-dashboard is for the local cluster of --executor ray; a cluster joined "
+                "by --ray-address or $RAY_ADDRESS has its own"
+            )
         if self.task_retries < 0:
             raise ConfigError(f"task retries must be 0 or more, not {self.task_retries}")

@@ -13,17 +13,20 @@ import subprocess
 import sys
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 import pytest
-from _kill import complete_lines, kill_after
+from _kill import complete_lines
 
 from umb import evaluate
 from umb._errors import UmbError
+from umb.bench import Benchmark, Question
 from umb.models import ModelOptions
 from umb.run import ExecutorOptions, RunConfig, read_records, run_eval
+from umb.run._log import LOCK
 from umb.testing import OpenAIServer
 
 ray = pytest.importorskip("ray", reason="the ray extra is not installed")
@@ -81,38 +84,62 @@ def _parent(pid: int) -> int:
         return 0
 
 
-def _unit_workers() -> list[int]:
-    """Workers of this session's cluster (its raylet is a child of this process) running a unit.
+def _mine(pid: int) -> bool:
+    """Whether ``pid`` descends from this process (the session cluster's raylet is a child)."""
+    while pid > 1 and pid != os.getpid():
+        pid = _parent(pid)
+    return pid == os.getpid()
 
-    Ray names a worker's process after the task it runs (``ray::run_unit``); other clusters on
-    the machine are left alone.
+
+def _lock_holders(parts: Path) -> list[int]:
+    """Processes of this session holding a unit partition's lock open under ``parts``.
+
+    A worker opens ``parts/<unit>/.lock`` when its unit starts and closes it when the unit
+    ends, so the holders are exactly the workers in the middle of a unit.
     """
+    prefix = str(parts.resolve()) + os.sep
     found = []
     for entry in Path("/proc").iterdir():
-        if not entry.name.isdigit():
+        if not entry.name.isdigit() or not _mine(int(entry.name)):
             continue
         try:
-            cmdline = (entry / "cmdline").read_bytes()
-        except OSError:
+            targets = [os.readlink(fd) for fd in (entry / "fd").iterdir()]
+        except OSError:  # the process ended while it was read
             continue
-        if not cmdline.startswith(b"ray::run_unit"):
-            continue
-        pid = int(entry.name)
-        while pid > 1 and pid != os.getpid():
-            pid = _parent(pid)
-        if pid == os.getpid():
+        if any(t.startswith(prefix) and t.endswith(os.sep + LOCK) for t in targets):
             found.append(int(entry.name))
     return found
+
+
+def _held_question(bench: Path) -> tuple[Question, int]:
+    """A question of the run (``limit=70``) for the server to hold, and its dialogue's size."""
+    questions = Benchmark.open(bench).questions[:70]
+    last = [q for q in questions if q.dialogue_id == questions[-1].dialogue_id]
+    held = last[1]
+    assert [q.id for q in questions if held.query in q.query] == [held.id]  # the rule's match
+    return held, len(last)
+
+
+def _wait_for(what: str, ready: Callable[[], object], alive: Callable[[], bool]) -> None:
+    # Polls for an event the code under test signals; the deadline only ends a broken run.
+    deadline = time.monotonic() + 180
+    while not ready():
+        assert alive(), f"the run ended before {what}"
+        assert time.monotonic() < deadline, f"never {what}"
+        time.sleep(0.02)
 
 
 def test_a_killed_worker_fails_the_unit_and_the_rerun_loses_and_repeats_nothing(
     ray_address: str, demo_bench: Path, tmp_path: Path, openai_server: OpenAIServer
 ) -> None:
-    openai_server.control(latency=0.03, default_reply='{"answerable": false, "answer": "no"}')
+    held, size = _held_question(demo_bench)
+    openai_server.control(default_reply='{"answerable": false, "answer": "no"}')
+    # One unit of the held question's dialogue blocks on it until its worker is killed.
+    openai_server.set_rules({"match": held.query, "times": 1, "latency": 600})
     config = RunConfig(
         bench=demo_bench, out=tmp_path / "run", systems=SYSTEMS, limit=70,
         model="openai/umb-test", options=ModelOptions(base_url=openai_server.base_url,
-                                                      concurrency=1),
+                                                      concurrency=1, timeout_s=900),
         executor=ExecutorOptions(kind="ray", workers=2, task_retries=0),
     )  # fmt: skip
     failure: list[BaseException] = []
@@ -125,24 +152,30 @@ def test_a_killed_worker_fails_the_unit_and_the_rerun_loses_and_repeats_nothing(
 
     driver = threading.Thread(target=drive)
     driver.start()
-    deadline = time.monotonic() + 120
-    killed = None
-    while killed is None and time.monotonic() < deadline and driver.is_alive():
-        workers = _unit_workers()
-        # Kill once the first units are merged, so the kill lands in the middle of the run.
-        if workers and len(complete_lines(config.out / "records.jsonl")) >= 17:
-            killed = workers[0]
-            os.kill(killed, signal.SIGKILL)
-        time.sleep(0.02)
-    driver.join(timeout=120)
-    assert killed is not None, "no unit was running to kill"
+    try:
+        # Every other unit merged: the held unit is the one left, its worker waiting on the server.
+        records = config.out / "records.jsonl"
+        _wait_for(
+            "the other units were merged",
+            lambda: len(complete_lines(records)) == 140 - size,
+            driver.is_alive,
+        )
+
+        def holders() -> list[int]:
+            return _lock_holders(config.out / "parts")
+
+        _wait_for("the held unit's worker was found", lambda: len(holders()) == 1, driver.is_alive)
+        assert openai_server.stats()["in_flight"] == 1
+        os.kill(holders()[0], signal.SIGKILL)
+    finally:
+        driver.join(timeout=180)
     assert len(failure) == 1 and isinstance(failure[0], UmbError), failure
     assert "died" in str(failure[0]) and "rerun" in str(failure[0])
     before = complete_lines(config.out / "records.jsonl")
-    assert 17 <= len(before) < 140
+    assert len(before) == 140 - size
 
-    outcome = run_eval(config, progress=False)
-    assert outcome.written == 140 - len(before) and outcome.skipped == len(before)
+    outcome = run_eval(config, progress=False)  # the rule is spent: nothing is held now
+    assert outcome.written == size and outcome.skipped == 140 - size
     lines = complete_lines(config.out / "records.jsonl")
     assert lines[: len(before)] == before and len(lines) == 140
     assert len(_records(config.out)) == 140
@@ -152,24 +185,45 @@ def test_a_killed_worker_fails_the_unit_and_the_rerun_loses_and_repeats_nothing(
 def test_a_killed_driver_resumes_from_the_merged_units(
     ray_address: str, demo_bench: Path, tmp_path: Path, openai_server: OpenAIServer
 ) -> None:
-    openai_server.control(latency=0.02, default_reply='{"answerable": false, "answer": "no"}')
+    held, size = _held_question(demo_bench)
+    openai_server.control(default_reply='{"answerable": false, "answer": "no"}')
+    openai_server.set_rules({"match": held.query, "times": 1, "latency": 600})
     out = tmp_path / "run"
     command = [
         sys.executable, "-m", "umb", "eval", "--bench", str(demo_bench),
         "--system", ",".join(SYSTEMS), "--model", "openai/umb-test",
         "--base-url", openai_server.base_url, "--out", str(out), "--limit", "70",
-        "--concurrency", "2", "--no-progress", "--executor", "ray", "--workers", "2",
-        "--ray-address", ray_address,
+        "--concurrency", "2", "--timeout", "900", "--no-progress", "--executor", "ray",
+        "--workers", "2", "--ray-address", ray_address,
     ]  # fmt: skip
     # Read now: joining the cluster takes what ray.init put in this process's environment.
     env = {**os.environ, "OPENAI_API_KEY": "sk-ray-test"}
-    before = kill_after(command, out / "records.jsonl", 17, env)
-    assert 17 <= len(before) < 140
+    proc = subprocess.Popen(command, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    try:
+        # The driver dies with every unit but the held one merged.
+        _wait_for(
+            "the other units were merged",
+            lambda: len(complete_lines(out / "records.jsonl")) == 140 - size,
+            lambda: proc.poll() is None,
+        )
+        proc.send_signal(signal.SIGKILL)
+        proc.wait(timeout=30)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+        assert proc.stderr is not None
+        proc.stderr.close()
+    assert proc.returncode == -signal.SIGKILL
+    # Its job's worker may outlive it, held by the server: end it, as Ray ends a dead job's.
+    for pid in _lock_holders(out / "parts"):
+        os.kill(pid, signal.SIGKILL)
+    before = complete_lines(out / "records.jsonl")
+    assert len(before) == 140 - size
     finish = subprocess.run(command, env=env, capture_output=True, text=True, timeout=180)
     assert finish.returncode == 0, finish.stderr
     lines = complete_lines(out / "records.jsonl")
     assert lines[: len(before)] == before and len(lines) == 140
     assert len(_records(out)) == 140
-    assert f"{140 - len(before)} records written, {len(before)} already there" in finish.stdout
+    assert f"{size} records written, {140 - size} already there" in finish.stdout
     assert not (out / "parts").exists()
-

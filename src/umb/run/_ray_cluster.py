@@ -15,7 +15,7 @@ import os
 import shutil
 import tempfile
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, nullcontext
 from types import ModuleType
 from typing import Any
 
@@ -104,6 +104,18 @@ def start_local_cluster(workers: int, temp_dir: str, *, dashboard: bool = False)
     return str(context.address_info["address"])
 
 
+def _is_loopback(address: str) -> bool:
+    """Whether a cluster's ``host:port`` is on loopback (a ``ray://`` client address is not
+    handled: its driver runs in the cluster)."""
+    host = address.rpartition(":")[0].strip("[]")
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
+
+
 @contextmanager
 def ray_cluster(options: ExecutorOptions) -> Iterator[None]:
     """Connect to ``options.address``, or start a local cluster of ``options.workers`` CPUs.
@@ -118,8 +130,13 @@ def ray_cluster(options: ExecutorOptions) -> Iterator[None]:
         return
     temp_dir = None
     if options.address:
+        # A driver finds its node's raylet by the node's address: joining a cluster on
+        # loopback (one umb started on this machine), it must take the loopback address too.
+        on_loopback = _is_loopback(options.address)
+        local = {"_node_ip_address": LOOPBACK} if on_loopback else {}
         try:
-            ray.init(address=options.address, include_dashboard=False, **COMMON)
+            with _node_on_loopback(ray) if on_loopback else nullcontext():
+                ray.init(address=options.address, include_dashboard=False, **local, **COMMON)
         except ConnectionError as e:
             raise ConfigError(
                 f"cannot join the Ray cluster at {options.address} ({e}); check --ray-address "

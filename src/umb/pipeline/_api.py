@@ -143,6 +143,9 @@ def import_benchmark(fmt: str, path: str | Path, out: str | Path) -> Benchmark:
     return Benchmark.open(out)
 
 
-def export_benchmark(bench: str | Path, fmt: str, out: str | Path) -> Any:
-    """Export the umb benchmark at ``bench`` to peer format ``fmt`` at ``out``; returns its log."""
-    return PEERS.get_or_raise(fmt).export(bench, out)
+def export_benchmark(bench: str | Path, fmt: str, out: str | Path, **options: Any) -> Any:
+    """Export the umb benchmark at ``bench`` to peer format ``fmt`` at ``out``; returns its log.
+
+    ``options`` are the peer's own export options (``max_shard_mb`` of ``hf``).
+    """
+    return PEERS.get_or_raise(fmt).export(bench, out, **options)

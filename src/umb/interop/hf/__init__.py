@@ -15,9 +15,7 @@ PEER = Peer(
     directory=True,
     export_options=(
         PeerOption("max_shard_mb", float, "Largest Parquet file, in MiB.", 500),
-        PeerOption(
-            "license", str, "License id for the dataset card (default: the source's).", None
-        ),
+        PeerOption("license", str, "License id of the dataset card, else the source's.", None),
     ),
 )
 

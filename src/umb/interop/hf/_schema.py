@@ -13,6 +13,7 @@ from typing import Any
 import orjson
 import pyarrow as pa
 
+from umb.bench._records import Question
 from umb.interop._common import primary_answer
 
 SPLIT = "test"
@@ -145,8 +146,6 @@ def _unpairs(pairs: list[dict[str, Any]]) -> dict[str, Any]:
 
 def question_row(q: dict[str, Any]) -> dict[str, Any]:
     """The ``questions`` row of one raw question object."""
-    from umb.bench._records import Question
-
     row = dict(q)
     row["gold"] = _json(q["gold"])
     row["meta"] = _json(q.get("meta", {}))

@@ -200,3 +200,17 @@ def test_benchmark_without_world_or_facts(umb_bench: Path, tmp_path: Path) -> No
     import_hf(out, back)
     for name in ("manifest.json", "dialogues.jsonl", "questions.jsonl", "facts.jsonl"):
         assert (back / name).read_bytes() == (umb_bench / name).read_bytes(), name
+
+
+def test_imported_peer_keeps_its_license_and_sidecar(locomo_bench: Path, tmp_path: Path) -> None:
+    out = tmp_path / "locomo-hf"
+    export_hf(locomo_bench, out)
+    card = (out / "README.md").read_text()
+    assert _front_matter(card)["license"] == "cc-by-nc-4.0"
+    assert "umb import locomo locomo10.json -o bench" in card
+    assert "None" not in card.split("\n---\n", 1)[1]  # an import has no seed to print
+    back = tmp_path / "back"
+    import_hf(out, back)
+    for name in ("manifest.json", "native.json", "dialogues.jsonl", "questions.jsonl"):
+        assert (back / name).read_bytes() == (locomo_bench / name).read_bytes(), name
+    assert validate(back) == []

@@ -64,6 +64,12 @@ def pretty_name(manifest: dict[str, Any]) -> str:
     return f"UnifiedMemBench ({preset} preset, seed {manifest.get('seed')})"
 
 
+def generator_note(manifest: dict[str, Any]) -> str:
+    """``<generator>, seed <n>``, or the generator alone for an import (it has no seed)."""
+    seed = manifest.get("seed")
+    return f"{manifest.get('generator')}" + (f", seed {seed}" if seed is not None else "")
+
+
 def generate_command(manifest: dict[str, Any]) -> str:
     """The command that writes the benchmark again (the import command for imported ones)."""
     config = manifest.get("config") or {}
@@ -256,8 +262,9 @@ def _making(folder_name: str, manifest: dict[str, Any], imported: bool) -> str:
         "",
         f"- Generator: `{manifest.get('generator')}`",
         f"- Benchmark format: `{manifest.get('format')}` version {manifest.get('format_version')}",
-        f"- Seed: {manifest.get('seed')}",
     ]
+    if manifest.get("seed") is not None:
+        lines.append(f"- Seed: {manifest['seed']}")
     if imported:
         source = manifest.get("source") or {}
         lines.append(
@@ -269,7 +276,9 @@ def _making(folder_name: str, manifest: dict[str, Any], imported: bool) -> str:
         lines.append(f"- Timeline: {config.get('start')} to {config.get('end')}")
     lines += [
         "",
-        "The same command, seed and umb version write byte-identical files:",
+        "The same "
+        + ("source file" if imported else "command, seed")
+        + " and umb version write byte-identical files:",
         "",
         "```sh",
         generate_command(manifest),
@@ -422,8 +431,7 @@ def _license_and_citation(manifest: dict[str, Any], license: str | None) -> str:
     config = manifest.get("config") or {}
     key = _slug(manifest).replace("-", "_").removesuffix("_hf")
     note = (
-        f"Written by umb {__version__} from the benchmark of generator "
-        f"{manifest.get('generator')}, seed {manifest.get('seed')}"
+        f"Written by umb {__version__} from the benchmark of generator {generator_note(manifest)}"
     )
     if not config.get("source_format"):
         note += f", preset {config.get('preset') or 'custom'}"

@@ -11,7 +11,7 @@ import pyarrow as pa
 
 from umb._jsonio import atomic_write_bytes, dumps_pretty
 from umb._version import __version__
-from umb.interop.hf._card import card_license, pretty_name
+from umb.interop.hf._card import card_license, generator_note, pretty_name
 from umb.interop.hf._configs import COLUMNS, ROW_MEANING, ConfigOut
 
 CONFORMS_TO = "http://mlcommons.org/croissant/1.0"
@@ -175,8 +175,7 @@ def croissant(
         "keywords": ["memory", "long-context", "dialogue", "synthetic", "benchmark"],
         "isLiveDataset": False,
         "citeAs": (
-            f"{pretty_name(manifest)}, written by umb {__version__} "
-            f"({manifest.get('generator')}, seed {manifest.get('seed')})."
+            f"{pretty_name(manifest)}, written by umb {__version__} ({generator_note(manifest)})."
         ),
         "distribution": [
             {

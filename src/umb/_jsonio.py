@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import functools
 import os
+import re
 import stat
 import tempfile
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Hashable, Iterable, Iterator
 from pathlib import Path
-from typing import IO, Any, TypeVar
+from typing import IO, Any, TypeVar, cast
 
 import msgspec
 import orjson
@@ -15,6 +17,100 @@ import orjson
 from umb._errors import DataError
 
 T = TypeVar("T")
+
+MAX_NESTING = 128
+"""Deepest nesting of arrays and objects read from a file (a benchmark record needs 6).
+
+Deeper input is refused as ``file:line: nested too deeply (limit 128)``: msgspec would
+otherwise recurse until Python's limit (a traceback), and orjson writes at most 254 levels, so
+a record read with more could not be written back."""
+
+_BRACKETS = b"[]{}"
+_NOT_BRACKETS = bytes(b for b in range(256) if b not in _BRACKETS)
+_STRING = re.compile(rb'"(?:[^"\\]|\\.)*"')
+
+
+@functools.cache
+def _steps() -> Any:
+    import numpy as np  # deferred: only lines with many brackets need it
+
+    steps = np.zeros(256, dtype=np.int32)
+    steps[list(b"[{")] = 1
+    steps[list(b"]}")] = -1
+    return steps
+
+
+def _depth_bound(brackets: bytes) -> int:
+    """The deepest nesting of a string of brackets alone (closers assumed to match)."""
+    import numpy as np
+
+    return int(_steps()[np.frombuffer(brackets, dtype=np.uint8)].cumsum().max(initial=0))
+
+
+def _blank_strings(data: bytes) -> bytes:
+    return _STRING.sub(lambda m: b" " * len(m[0]), data)  # offsets kept, for line numbers
+
+
+def nesting_depth(data: bytes) -> int:
+    """How deeply the JSON text ``data`` nests arrays and objects (brackets in strings skipped)."""
+    bound = _depth_bound(data.translate(None, _NOT_BRACKETS))
+    if bound <= MAX_NESTING:  # brackets inside strings only ever add to the bound
+        return bound
+    return _depth_bound(_blank_strings(data).translate(None, _NOT_BRACKETS))
+
+
+def _line_too_deep(data: bytes) -> int:
+    """The 1-based line of ``data`` where the nesting first passes :data:`MAX_NESTING`."""
+    import numpy as np
+
+    depth = _steps()[np.frombuffer(_blank_strings(data), dtype=np.uint8)].cumsum()
+    return data.count(b"\n", 0, int(np.argmax(depth > MAX_NESTING))) + 1
+
+
+def check_nesting(path: Path, data: bytes, line: int | None = None) -> None:
+    """Raise the DataError of ``data`` nesting deeper than :data:`MAX_NESTING`.
+
+    Costs two ``bytes.count`` calls unless the text holds more brackets than the limit, and
+    a pass of ``bytes.translate`` if it does.
+
+    Args:
+        line: The line ``data`` is (JSONL); None for a whole file, whose line is found.
+    """
+    if data.count(b"[") + data.count(b"{") <= MAX_NESTING or nesting_depth(data) <= MAX_NESTING:
+        return
+    where = line if line is not None else _line_too_deep(data)
+    raise DataError(str(path), where, f"nested too deeply (limit {MAX_NESTING})")
+
+
+@functools.cache
+def _holds_free_json(kind: Hashable) -> bool:
+    """Whether ``kind`` has a field of any JSON (``Any``), which keeps nesting as deep as it is.
+
+    A type without one decodes to a fixed depth, unknown fields skipped; deep input then fails
+    only in msgspec's own recursion guard, caught as the same error, so its lines need no scan.
+    """
+    from msgspec import inspect
+
+    seen: set[int] = set()
+
+    def walk(node: Any) -> bool:
+        if isinstance(node, inspect.AnyType):
+            return True
+        if id(node) in seen:
+            return False
+        seen.add(id(node))
+        children = [getattr(node, a) for a in ("item_type", "key_type", "value_type")
+                    if hasattr(node, a)]  # fmt: skip
+        children += [*getattr(node, "item_types", ()), *getattr(node, "types", ())]
+        children += [f.type for f in getattr(node, "fields", ())]
+        return any(walk(child) for child in children)
+
+    return walk(inspect.type_info(kind))
+
+
+def _too_deep(path: Path, line: int | None) -> DataError:
+    # msgspec's own recursion guard fired (a very deep call stack): the same error.
+    return DataError(str(path), line, f"nested too deeply (limit {MAX_NESTING})")
 
 
 def dumps(obj: Any) -> bytes:
@@ -130,6 +226,7 @@ def json_error(path: Path, data: bytes, err: orjson.JSONDecodeError, line: int =
 def read_json(path: Path) -> Any:
     """Read one JSON document, naming the file, line and column in any error."""
     data = read_bytes(path)
+    check_nesting(path, data)
     try:
         return orjson.loads(data)
     except orjson.JSONDecodeError as e:
@@ -160,10 +257,13 @@ def decode_error(path: Path, data: bytes, err: msgspec.DecodeError, line: int = 
 def read_typed(path: Path, kind: type[T]) -> T:
     """Read one JSON document into the declared type ``kind`` (errors as :func:`decode_error`)."""
     data = read_bytes(path)
+    check_nesting(path, data)
     try:
         return msgspec.json.decode(data, type=kind)
     except msgspec.DecodeError as e:
         raise decode_error(path, data, e) from None
+    except RecursionError:
+        raise _too_deep(path, None) from None
 
 
 def iter_typed(
@@ -182,23 +282,32 @@ def iter_typed(
         DataError: ``file:line: field: problem`` at the first line that breaks the declaration.
     """
     decoder = msgspec.json.Decoder(kind)
+    scan = _holds_free_json(cast(Hashable, kind))
     for lineno, raw in _lines(path):
         if keep is not None and not keep(raw):
             continue
         try:
+            if scan and raw.count(b"[") + raw.count(b"{") > MAX_NESTING:
+                check_nesting(path, raw, lineno)
             record = decoder.decode(raw)
         except msgspec.DecodeError as e:
             err = decode_error(path, raw, e, lineno)
-            if on_error is None:
-                raise err from None
-            on_error(err)
+        except RecursionError:
+            err = _too_deep(path, lineno)
+        except DataError as e:
+            err = e
+        else:
+            yield lineno, record
             continue
-        yield lineno, record
+        if on_error is None:
+            raise err from None
+        on_error(err)
 
 
 def iter_jsonl(path: Path, parse: Callable[[Any], T] | None = None) -> Iterator[tuple[int, T]]:
     """Yield ``(line_number, record)`` for each non-empty line; errors name file and line."""
     for lineno, raw in _lines(path):
+        check_nesting(path, raw, lineno)
         try:
             obj = orjson.loads(raw)
         except orjson.JSONDecodeError as e:

@@ -49,6 +49,19 @@ def _set_session(d: dict, **fields: object) -> None:
     d["sessions"][0].update(fields)
 
 
+DEEP = "[" * 100_000 + "]" * 100_000
+
+
+def _nest(path: Path, index: int, field: str | None, text: str) -> None:
+    """Set ``field`` of record ``index`` to the JSON text ``text`` (no field: the whole line)."""
+    rows = path.read_text().splitlines()
+    if field is None:
+        rows[index] = text
+    else:
+        rows[index] = json.dumps({**json.loads(rows[index]), field: "@@"}).replace('"@@"', text)
+    path.write_text("\n".join(rows) + "\n")
+
+
 CASES: dict[str, tuple[Callable[[Path], object], str]] = {
     "null query": (lambda r: edit_line(r / Q, 0, query=None), "questions.jsonl:1: query: expected str, got null"),
     "gold a list": (lambda r: edit_line(r / Q, 0, gold=[]), "questions.jsonl:1: gold: expected object, got array"),
@@ -69,7 +82,13 @@ CASES: dict[str, tuple[Callable[[Path], object], str]] = {
     "format_version 99": (lambda r: _manifest(r, lambda m: m.__setitem__("format_version", 99)), "manifest.json: format_version: 99 is not supported"),
     "format not-umb": (lambda r: _manifest(r, lambda m: m.__setitem__("format", "not-umb")), "manifest.json: format: 'not-umb' is not 'umb-benchmark'"),
     "world a list": (lambda r: (r / W).write_text("[]"), "world.json: expected object, got array"),
-    "questions empty": (lambda r: (r / Q).write_text(""), "manifest.json: counts.questions: 170 but the files hold 0"),
+    "questions empty": (lambda r: (r / Q).write_text(""), "questions.jsonl: empty file; the manifest expects 170 questions"),
+    "dialogues empty": (lambda r: (r / D).write_text("\n"), "dialogues.jsonl: empty file; the manifest expects 10 dialogues"),
+    "gold nested 100,000 deep": (lambda r: _nest(r / Q, 1, "gold", f'{{"answer": {DEEP}}}'), "questions.jsonl:2: nested too deeply (limit 128)"),
+    "meta nested 129 deep": (lambda r: _nest(r / Q, 0, "meta", "[" * 129 + "]" * 129), "questions.jsonl:1: nested too deeply (limit 128)"),
+    "a line of 100,000 arrays": (lambda r: _nest(r / Q, 2, None, DEEP), "questions.jsonl:3: nested too deeply (limit 128)"),
+    "unknown dialogue field nested 100,000 deep": (lambda r: _nest(r / D, 0, "junk", DEEP), "dialogues.jsonl:1: nested too deeply (limit 128)"),
+    "world nested 100,000 deep": (lambda r: (r / W).write_text(f'{{"events": {DEEP}}}'), "world.json:1: nested too deeply (limit 128)"),
     "gold edited, manifest not": (lambda r: edit_line(r / Q, 0, gold={**lines(r / Q)[0]["gold"], "answer": "Edited"}), "questions.jsonl: sha256 differs from the manifest"),
     "questions a directory": (lambda r: ((r / Q).unlink(), (r / Q).mkdir()), "questions.jsonl: is a directory, not a file"),
     "JSON syntax error": (lambda r: (r / Q).write_text((r / Q).read_text().replace("}\n", "}\n{oops\n", 1)), "questions.jsonl:2: invalid JSON at column 2"),
@@ -147,3 +166,58 @@ def test_stats_on_a_directory_for_a_file(
     code, _, err = umb(capsys, "stats", bench)
     assert code == 2
     assert "questions.jsonl: is a directory, not a file" in one_error_line(err)
+
+
+@pytest.mark.parametrize(("name", "expects"), [(Q, "170 questions"), (D, "10 dialogues")])
+def test_an_empty_file_is_the_one_problem_named(
+    name: str, expects: str, demo_bench: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    bench = copy_bench(demo_bench, tmp_path / "bench")
+    (bench / name).write_text("")
+    code, _, err = umb(capsys, "validate", bench)
+    assert code == 2
+    assert err.strip().splitlines()[0] == f"{name}: empty file; the manifest expects {expects}"
+    assert err.strip().splitlines()[1:] == [f"{bench}: INVALID (1 problem(s) shown)"], err
+
+
+def _without_world(bench: Path, **manifest: object) -> None:
+    (bench / W).unlink()
+    _manifest(bench, lambda m: (m["files"].pop(W), m.update(manifest)))
+
+
+def test_a_generated_benchmark_without_its_world(
+    demo_bench: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    bench = copy_bench(demo_bench, tmp_path / "bench")
+    _without_world(bench)
+    code, _, err = umb(capsys, "validate", bench)
+    assert code == 2
+    assert err.strip().splitlines() == [
+        "world.json: missing file; a generated benchmark needs its world (memory metrics and "
+        "the audit read it)",
+        f"{bench}: INVALID (1 problem(s) shown)",
+    ]
+    # eval goes on without it, and says what it leaves out
+    code, out, err = umb(capsys, "eval", "--bench", bench, "--out", tmp_path / "run",
+                         "--system", "mem0_style", "--limit", "3", "--no-progress")  # fmt: skip
+    assert code == 0, err
+    assert err.strip().splitlines() == ["umb: note: memory metrics and audit skipped: no world.json"]
+    metrics = json.loads((tmp_path / "run" / "memory_metrics.json").read_text())
+    assert metrics["systems"] == {} and metrics["skipped"] == {"mem0_style": "no world.json"}
+
+
+def test_an_imported_benchmark_says_it_has_no_world(
+    demo_bench: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    bench = copy_bench(demo_bench, tmp_path / "bench")
+    _without_world(bench, source={"format": "locomo", "file": "locomo10.json"})
+    code, out, err = umb(capsys, "validate", bench)
+    assert code == 0, err
+    assert err.strip().splitlines() == [
+        "note: world.json: none: an imported peer benchmark has no world; memory metrics and "
+        "the audit do not apply"
+    ]
+    code, out, err = umb(capsys, "eval", "--bench", bench, "--out", tmp_path / "run",
+                         "--system", "no_context", "--limit", "3", "--no-progress")  # fmt: skip
+    assert code == 0, err
+    assert "umb: note: memory metrics and audit skipped: an imported peer benchmark has no world" in err

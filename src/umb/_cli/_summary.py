@@ -47,6 +47,18 @@ def attribution_table(run_dir: Path) -> str:
     return format_summary(summary)
 
 
+def world_note(bench: Path) -> str:
+    """What ``umb eval`` leaves out for want of ``world.json`` ('' when the world is there)."""
+    from umb.bench._io import WORLD
+
+    if (bench / WORLD).exists():
+        return ""
+    manifest = read_json(bench / "manifest.json")
+    if isinstance(manifest, dict) and manifest.get("source") is not None:
+        return "memory metrics and audit skipped: an imported peer benchmark has no world"
+    return "memory metrics and audit skipped: no world.json"
+
+
 def eval_summary(results: dict[str, Any], run_dir: Path) -> str:
     """Both tables with their titles, for the terminal ('' when there is nothing to show)."""
     parts = []

@@ -199,7 +199,7 @@ def eval_command(
     logged = _lines(log)
     outcome = evaluate(config, progress=progress)
     # Loaded once the run has its results: nothing before the first request waits on them.
-    from umb._cli._summary import eval_summary
+    from umb._cli._summary import eval_summary, world_note
     from umb.report import format_leaderboard, format_native
 
     click.echo(format_leaderboard(outcome.results))
@@ -209,6 +209,8 @@ def eval_command(
     native = format_native(outcome.results)
     if native:
         click.echo(f"\nscored by {scorer}\n{native}")
+    if note := world_note(bench):
+        click.echo(f"umb: note: {note}", err=True)
     if _lines(log) > logged:
         click.echo(f"{_lines(log) - logged} warning(s) of other libraries in {log}", err=True)
     done = "" if outcome.results.get("complete") else " (incomplete)"

@@ -26,6 +26,8 @@ def validate(bench: Path, max_problems: int, progress: bool | None) -> int:
         return 2
     with Progress("validate", "dialogues", progress) as bar:
         report = check(bench, limit=max_problems, progress=bar)
+    for n in report.notes:
+        click.echo(f"note: {n}", err=True)
     for w in report.warnings[:max_problems]:
         click.echo(f"warning: {w}", err=True)
     problems = report.items

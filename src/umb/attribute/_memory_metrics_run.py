@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Collection, Iterator
+from functools import cached_property
 from pathlib import Path
 from typing import Any, Final
 
@@ -25,6 +26,7 @@ from umb.attribute._memory_metrics import UPDATE_OUTCOMES, dialogue_metrics
 from umb.attribute._memory_units import DialogueUnits, has_memory_units, memory_units
 from umb.attribute._run import bench_dir, run_traces
 from umb.bench import Benchmark, Dialogue
+from umb.bench._io import WORLD
 from umb.memory import memory_system_class
 from umb.run._log import HEADER, RECORDS, read_records
 from umb.run._results import add_to_results
@@ -216,7 +218,7 @@ class MemoryMetricsRun:
         """Measure ``system`` on one dialogue's trace (``""``: a trace of every system); a
         dialogue read ``again`` replaces its earlier rows."""
         self._handed.add(system)
-        if not self.bench.facts:
+        if self.unmeasured is not None:
             return
         facts: dict[str, DialogueFacts] = {
             d.id: (d.character_id, stated_facts(d, self.bench.facts)) for d in dialogues
@@ -242,6 +244,16 @@ class MemoryMetricsRun:
                 if (row := _row(did, stated, mine.get(did), self.gold)) is not None:
                     rows[did] = dumps(row)
 
+    @cached_property
+    def unmeasured(self) -> str | None:
+        """Why no system can be measured on this benchmark (None: they can)."""
+        if not self.bench.facts:
+            return "the benchmark has no facts.jsonl"
+        if not (self.bench.root / WORLD).exists():
+            # The gold's people and timelines are the world's: without it every rate is wrong.
+            return "no world.json"
+        return None
+
     @property
     def gold(self) -> GoldIndex:
         """The benchmark's gold, indexed on first use (a run with no memory system never is)."""
@@ -252,8 +264,8 @@ class MemoryMetricsRun:
     def finish(self, *, write: bool = True) -> dict[str, Any]:
         """Measure the systems whose traces were not handed over, write the files (when
         ``write``), return the contents of ``memory_metrics.json``."""
-        if not self.bench.facts:
-            self.skipped = dict.fromkeys(self.systems, "the benchmark has no facts.jsonl")
+        if self.unmeasured is not None:
+            self.skipped = dict.fromkeys(self.systems, self.unmeasured)
         else:
             self._read_the_rest()
         for system in self.systems:

@@ -18,6 +18,8 @@ class Problems:
     """Things kept as a peer published them (imports), reported but not failing."""
     total: int = 0
     """Every problem found, including those past ``limit``."""
+    notes: list[str] = field(default_factory=list)
+    """What does not apply to this benchmark, and why (neither a problem nor a warning)."""
 
     def add(self, path: Path, line: int | None, reason: str) -> None:
         text = str(DataError(path.name, line, reason))
@@ -30,6 +32,9 @@ class Problems:
     def add_error(self, err: DataError) -> None:
         """Record a DataError raised by a reader (named by file name, like the others)."""
         self.add(Path(err.path), err.line, err.reason)
+
+    def note(self, path: Path, reason: str) -> None:
+        self.notes.append(f"{path.name}: {reason}")
 
     def warn(self, path: Path, line: int | None, reason: str) -> None:
         self.warnings.append(f"{DataError(path.name, line, reason)} (as published)")

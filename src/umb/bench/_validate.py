@@ -19,7 +19,7 @@ from umb._jsonio import iter_typed
 from umb.bench._io import DIALOGUES, FACTS, MANIFEST, QUESTIONS, WORLD
 from umb.bench._problems import Problems
 from umb.bench._records import Dialogue, Fact, Question
-from umb.bench._validate_files import check_manifest, check_world, load_manifest
+from umb.bench._validate_files import Manifest, check_manifest, check_world, load_manifest
 from umb.families import FAMILIES, REQUIRED_FIELDS
 
 __all__ = ["Problems", "check", "validate"]
@@ -96,11 +96,16 @@ def validate(root: Path, limit: int = 50) -> list[str]:
 
 
 def check(
-    root: Path, limit: int = 50, progress: Callable[[int, int], None] | None = None
+    root: Path,
+    limit: int = 50,
+    progress: Callable[[int, int], None] | None = None,
+    *,
+    need_world: bool = True,
 ) -> Problems:
     """Problems and warnings of the benchmark at ``root``; ``progress(done, total)`` is called
     once before the facts and questions are read (``done`` 0) and after each dialogue checked
-    (total from the manifest, 0 when it has none)."""
+    (total from the manifest, 0 when it has none). Without ``need_world`` (a command that can
+    go on without it) a generated benchmark's missing world is a note, not a problem."""
     problems = Problems(limit)
     for name in (MANIFEST, DIALOGUES, QUESTIONS, FACTS):
         if not (root / name).exists():
@@ -109,6 +114,8 @@ def check(
         return problems
     manifest = load_manifest(root, problems)
     imported = manifest is not None and manifest.source is not None
+    if _empty_files(root, manifest, problems):
+        return problems  # every other check would only repeat that a file holds nothing
     counts = manifest.counts.get("dialogues") if manifest is not None else None
     total = counts if isinstance(counts, int) else 0
     if progress is not None:  # a large benchmark's facts and questions take seconds to read
@@ -121,9 +128,63 @@ def check(
     )
     if (root / WORLD).exists():
         check_world(root / WORLD, problems)
+    elif imported:
+        problems.note(root / WORLD, f"none: {NO_WORLD_IMPORTED}")
+    elif manifest is not None and need_world:
+        problems.add(root / WORLD, None, NO_WORLD_GENERATED)
+    elif manifest is not None:
+        problems.note(root / WORLD, NO_WORLD_SKIPPED)
     if manifest is not None:
         check_manifest(root, manifest, counted, problems)
     return problems
+
+
+#: Why a generated benchmark without ``world.json`` is refused.
+NO_WORLD_GENERATED = (
+    "missing file; a generated benchmark needs its world (memory metrics and the audit read it)"
+)
+#: What a command that goes on without a generated benchmark's world leaves out.
+NO_WORLD_SKIPPED = "missing: memory metrics and audit skipped: no world.json"
+#: What an imported benchmark's missing world means.
+NO_WORLD_IMPORTED = (
+    "an imported peer benchmark has no world; memory metrics and the audit do not apply"
+)
+
+_EXPECTED = {DIALOGUES: "dialogues", QUESTIONS: "questions", FACTS: "facts"}
+
+
+def _empty_files(root: Path, manifest: Manifest | None, problems: Problems) -> bool:
+    """Name each record file that holds no record although it should; True if one does.
+
+    An empty ``facts.jsonl`` is right where the manifest counts 0 facts (an import).
+    """
+    found = False
+    for name, key in _EXPECTED.items():
+        path = root / name
+        if not _blank(path):
+            continue
+        claimed = manifest.counts.get(key) if manifest is not None else None
+        if name == FACTS and not claimed:
+            continue
+        expected = (
+            f"the manifest expects {claimed:,} {key}"
+            if isinstance(claimed, int)
+            else (f"a benchmark needs {key}")
+        )
+        problems.add(path, None, f"empty file; {expected}")
+        found = True
+    return found
+
+
+def _blank(path: Path) -> bool:
+    """Whether the regular file ``path`` holds nothing but whitespace (read only if small)."""
+    try:
+        size = path.stat().st_size
+        if size > 4096 or not path.is_file():
+            return False
+        return not path.read_bytes().strip()
+    except OSError:  # unreadable: the record checks name why
+        return False
 
 
 def _check_facts(path: Path, problems: Problems, counted: dict[str, int]) -> dict[str, str]:
@@ -160,8 +221,10 @@ def _load_questions(
 def _check_gold(path: Path, lineno: int, q: Question, problems: Problems) -> None:
     gold, family = q.gold, q.family
     leak_field = LEAK_FIELDS.get(family)
-    if leak_field and str(gold[leak_field]).strip() and (
-        str(gold[leak_field]).lower() in q.query.lower()
+    if (
+        leak_field
+        and str(gold[leak_field]).strip()
+        and (str(gold[leak_field]).lower() in q.query.lower())
     ):
         reason = f"query leaks its answer {gold[leak_field]!r}"
         if q.meta.get("source"):  # imported: kept exactly as the peer published it

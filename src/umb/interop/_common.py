@@ -11,7 +11,14 @@ from typing import Any
 import orjson
 
 from umb._errors import DataError
-from umb._jsonio import atomic_write_bytes, dumps_pretty, json_error, read_bytes, read_json
+from umb._jsonio import (
+    atomic_write_bytes,
+    check_nesting,
+    dumps_pretty,
+    json_error,
+    read_bytes,
+    read_json,
+)
 from umb.bench._records import Dialogue, Question
 from umb.bench._write import sha256_file, write_benchmark
 from umb.interop._log import InteropLog
@@ -115,6 +122,7 @@ def read_peer_json(path: Path, peer: str | None = None) -> Any:
 
 
 def _parse(path: Path, raw: bytes) -> Any:
+    check_nesting(path, raw)
     try:
         return orjson.loads(raw)
     except orjson.JSONDecodeError as whole:

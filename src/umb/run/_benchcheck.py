@@ -21,7 +21,7 @@ from umb.bench._validate import check
 
 CHECK_FILE: Final = "bench-check.json"
 #: Bump when validation learns a new rule, so cached verdicts are re-checked.
-CHECK_VERSION: Final = 2
+CHECK_VERSION: Final = 3
 
 
 def _file_state(root: Path) -> dict[str, list[int]]:
@@ -50,6 +50,9 @@ def check_benchmark(
     ``progress(done, total)`` is called per dialogue checked (not at all when the cached
     verdict stands).
 
+    A generated benchmark without ``world.json`` is run: what needs the world is skipped
+    (the memory metrics say so, and ``umb eval`` prints it).
+
     Raises:
         DataError: Naming the benchmark and its first problem (``file:line: reason``).
     """
@@ -58,7 +61,7 @@ def check_benchmark(
     previous = _cached(cache)
     if previous.get("version") == CHECK_VERSION and previous.get("files") == state:
         return
-    problems = check(bench.root, limit=1, progress=progress)
+    problems = check(bench.root, limit=1, progress=progress, need_world=False)
     if problems.items:
         raise DataError(
             str(bench.root),

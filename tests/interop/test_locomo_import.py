@@ -168,3 +168,30 @@ def test_broken_synthetic_sample_is_logged() -> None:
 def test_not_a_list_is_a_data_error() -> None:
     with pytest.raises(DataError):
         convert_locomo({"qa": []})
+
+
+@pytest.mark.parametrize("evidence", [None, 3, "E001", ["E001"]])
+def test_an_unusable_umb_extension_is_logged_and_ignored(evidence: object) -> None:
+    """``umb_question`` (written by our own export) with a broken ``evidence`` falls back to the
+    native fields rather than failing the import."""
+    ext = {"id": "Q-1", "family": "IE", "asked_at": "2023-05-09T09:00", "gold": {"answer": "a"}}
+    data = [
+        {
+            "sample_id": "x",
+            "conversation": {
+                "speaker_a": "A",
+                "speaker_b": "B",
+                "session_1_date_time": "9:00 am on 2 May, 2023",
+                "session_1": [{"speaker": "A", "dia_id": "D1:1", "text": "hi"}],
+            },
+            "qa": [
+                {"question": "q?", "answer": "a", "evidence": ["D1:1"], "category": 4,
+                 "umb_question": {**ext, "evidence": evidence}},
+            ],
+        }
+    ]
+    r = convert_locomo(data)
+    (q,) = r.questions
+    assert q.evidence.turn_ids == ("x:D1:1",)
+    assert r.log.counts().get("umb_extension_mismatch") == 1
+    assert q.id == "Q-x-0001"

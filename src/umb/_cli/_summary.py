@@ -9,6 +9,7 @@ from umb._cli._table import format_table
 from umb._cli.attribute import format_summary
 from umb._jsonio import read_json
 from umb.attribute import ATTRIBUTION_SUMMARY
+from umb.bench import Benchmark
 from umb.families import FAMILIES
 
 
@@ -49,12 +50,10 @@ def attribution_table(run_dir: Path) -> str:
 
 def world_note(bench: Path) -> str:
     """What ``umb eval`` leaves out for want of ``world.json`` ('' when the world is there)."""
-    from umb.bench._io import WORLD
-
-    if (bench / WORLD).exists():
+    benchmark = Benchmark(bench)
+    if benchmark.has_world:
         return ""
-    manifest = read_json(bench / "manifest.json")
-    if isinstance(manifest, dict) and manifest.get("source") is not None:
+    if benchmark.manifest.get("source") is not None:
         return "memory metrics and audit skipped: an imported peer benchmark has no world"
     return "memory metrics and audit skipped: no world.json"
 

@@ -49,6 +49,11 @@ class Benchmark:
             raise DataError(str(self.root / MANIFEST), None, "manifest is not a JSON object")
         return data
 
+    @property
+    def has_world(self) -> bool:
+        """Whether ``world.json`` is there (a generated benchmark has one, an imported one not)."""
+        return (self.root / WORLD).exists()
+
     @cached_property
     def world(self) -> dict[str, Any]:
         """The raw ``world.json`` (imported peer benchmarks may have none: then ``{}``)."""

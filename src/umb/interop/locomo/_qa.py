@@ -140,6 +140,8 @@ def _gold(
 
 def _from_extension(ext: dict[str, Any], did: str, query: str, evidence: Evidence) -> Question:
     ev = ext.get("evidence", {})
+    if not isinstance(ev, dict):
+        raise TypeError(f"evidence is {type(ev).__name__}, not an object")
     return Question(
         str(ext["id"]),
         did,

@@ -16,6 +16,7 @@ from click.testing import CliRunner
 
 from umb import ConfigError, evaluate
 from umb._cli.main import cli
+from umb.memory import MemoryConfig
 from umb.report import ReportOptions, build_report
 from umb.run import RunConfig, read_records, trace_path
 from umb.run._traceview import RunTraceView
@@ -29,13 +30,17 @@ SYSTEMS = ("rag_bm25", "mem0_style")
 @pytest.fixture(scope="module")
 def run(demo_bench: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
     out = tmp_path_factory.mktemp("trace-cli") / "run"
-    evaluate(RunConfig(bench=demo_bench, out=out, systems=SYSTEMS, limit=17), progress=False)
+    # top_k 1 leaves rag_bm25 questions whose evidence it never retrieves, to trace.
+    config = RunConfig(
+        bench=demo_bench, out=out, systems=SYSTEMS, limit=17, memory=MemoryConfig(top_k=1)
+    )
+    evaluate(config, progress=False)
     return out
 
 
 @pytest.fixture(scope="module")
 def failed(run: Path) -> dict[str, Any]:
-    """A rag_bm25 IE question scored 0 whose evidence was never retrieved."""
+    """A rag_bm25 question scored 0 whose evidence was never retrieved."""
     return next(
         r for r in read_records(run / "records.jsonl")
         if r["system"] == "rag_bm25" and r["score"] == 0 and r["family"] == "IE"

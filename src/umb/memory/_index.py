@@ -9,6 +9,7 @@ from __future__ import annotations
 import functools
 import logging
 import os
+from collections import Counter
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -30,6 +31,7 @@ class LexicalIndex:
     def __init__(self) -> None:
         self._terms: list[list[str]] = []
         self._model: Any = None
+        self._df: Counter[str] = Counter()
 
     def __len__(self) -> int:
         return len(self._terms)
@@ -41,7 +43,10 @@ class LexicalIndex:
 
     def scores(self, query: str) -> FloatArray:
         """BM25 score of ``query`` against every text (0 where no term is shared)."""
-        terms = index_terms(query)
+        return self.term_scores(index_terms(query))
+
+    def term_scores(self, terms: Sequence[str]) -> FloatArray:
+        """BM25 score of the (already analysed) query ``terms`` against every text."""
         if not self._terms or not terms:
             return np.zeros(len(self._terms), dtype=np.float32)
         if self._model is None:
@@ -49,7 +54,16 @@ class LexicalIndex:
 
             self._model = bm25s.BM25()
             self._model.index(self._terms, show_progress=False)
-        return np.asarray(self._model.get_scores(terms), dtype=np.float32)
+            self._df = Counter(t for terms in self._terms for t in set(terms))
+        return np.asarray(self._model.get_scores(list(terms)), dtype=np.float32)
+
+    def terms(self, position: int) -> list[str]:
+        """The indexed terms of the text at ``position``."""
+        return self._terms[position]
+
+    def document_frequency(self) -> Counter[str]:
+        """How many texts hold each term (as of the last query)."""
+        return self._df
 
 
 @functools.lru_cache(maxsize=1)
@@ -118,6 +132,22 @@ def ranking(scores: FloatArray, allowed: npt.NDArray[np.bool_] | None = None) ->
     if allowed is not None:
         order = order[allowed[order]]
     return [int(i) for i in order]
+
+
+def standardised(scores: FloatArray, allowed: npt.NDArray[np.bool_]) -> FloatArray:
+    """``scores`` as standard scores over the ``allowed`` positions (0 where all are equal).
+
+    Fusing standard scores puts a lexical and a dense ranker on one scale whatever the spread
+    of their raw scores, so a fusion weight means the same for every query.
+    """
+    out = np.zeros_like(scores)
+    if not allowed.any():
+        return out
+    kept = scores[allowed]
+    spread = float(kept.std())
+    if spread > 0:
+        out = (scores - float(kept.mean())) / spread
+    return out.astype(np.float32)
 
 
 def reciprocal_rank_fusion(rankings: Sequence[Sequence[int]], k: int = RRF_K) -> list[int]:

@@ -7,9 +7,9 @@ session headers, so the answerer still sees when each thing was said.
 
 from __future__ import annotations
 
-from abc import abstractmethod
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import ClassVar
 
 import numpy as np
 import numpy.typing as npt
@@ -17,6 +17,8 @@ import numpy.typing as npt
 from umb.bench import Question, Session, Turn
 from umb.memory._api import Granularity, MemoryConfig, MemorySystem, RetrievedContext
 from umb.memory._history import SessionLog, asked_after, render_positioned
+from umb.memory._rank_options import RankOptions
+from umb.memory._ranker import TurnRanker
 from umb.memory._tracing import read_items, tracing, turn_reads, unit_var, write_op
 from umb.models._api import ModelAPI
 from umb.trace import TurnTranscript
@@ -64,24 +66,34 @@ def _lines(turns: Sequence[Turn]) -> str:
 
 
 class RagMemory(MemorySystem):
-    """Base of the RAG systems: subclasses index chunk texts and rank them for a query."""
+    """Base of the RAG systems: a :class:`TurnRanker` with the subclass's :attr:`options`."""
 
     ranked = True
+    options: ClassVar[RankOptions]
+    """The signals this system ranks with (see :mod:`umb.memory._rank_options`)."""
 
-    def __init__(self, config: MemoryConfig, extractor: ModelAPI | None = None) -> None:
+    def __init__(
+        self,
+        config: MemoryConfig,
+        extractor: ModelAPI | None = None,
+        *,
+        options: RankOptions | None = None,
+    ) -> None:
         super().__init__(config, extractor)
         self.log = SessionLog()
         self.chunks: list[Chunk] = []
         self._started_at: list[str] = []
+        # ``options`` overrides the class's: ablations build variants of one system.
+        self.ranker = TurnRanker(options or self.options)
 
     async def ingest(self, session: Session) -> None:
-        """Chunk the session and hand the chunks to the index (which builds lazily)."""
+        """Chunk the session and hand the chunks to the ranker (whose indexes build lazily)."""
         position = len(self.log)
         self.log.append(session)
         new = chunk_session(session, position, self.config.granularity)
         self.chunks.extend(new)
         self._started_at.extend(session.started_at for _ in new)
-        self.index([c.text for c in new])
+        self.ranker.add([c.text for c in new], position, session.started_at)
         if tracing():
             self._trace_units(session, new)
 
@@ -100,13 +112,9 @@ class RagMemory(MemorySystem):
                 sources[identity] = [t.id for t in turns]
             op.set(source_turn_ids=sources)
 
-    @abstractmethod
-    def index(self, texts: Sequence[str]) -> None:
-        """Add chunk texts to the index, in chunk order."""
-
-    @abstractmethod
     def rank(self, query: str, allowed: npt.NDArray[np.bool_]) -> list[int]:
         """Chunk positions for ``query``, best first, only where ``allowed``."""
+        return self.ranker.rank(query, allowed)
 
     def _turn_ids(self, chunk: Chunk) -> tuple[str, ...]:
         return tuple(self.log.turn(chunk.session_position, t).id for t in chunk.turn_positions)

@@ -16,7 +16,6 @@ summary that lists only linked events.
 
 from __future__ import annotations
 
-import bisect
 import re
 from dataclasses import dataclass
 from typing import Any, Final
@@ -65,28 +64,12 @@ def _words(text: str, names: frozenset[str]) -> set[str]:
     }
 
 
-def _candidates(d: DialogueLines) -> list[int]:
-    """Indices of the turns holding a cue's literal part: one ``str.find`` pass per literal
-    over the whole dialogue, not a test per turn (a long dialogue has thousands of turns)."""
-    starts, pos = [], 0
-    for line in d.lines:
-        starts.append(pos)
-        pos += len(line.text) + 1
-    text = "\n".join(line.text for line in d.lines)
-    found: set[int] = set()
-    for literal in _QUICK:
-        i = text.find(literal)
-        while i >= 0:
-            found.add(bisect.bisect_right(starts, i) - 1)
-            i = text.find(literal, i + 1)
-    return sorted(found)
-
-
 def links(d: DialogueLines) -> list[Link]:
     """The link turns of a dialogue, in order."""
     out = []
-    for i in _candidates(d):
-        line = d.lines[i]
+    for i, line in enumerate(d.lines):
+        if not any(k in line.text for k in _QUICK):
+            continue
         m = _CUES.search(line.text)
         if m is None:
             continue

@@ -21,7 +21,6 @@ LAYERS: tuple[str, ...] = (
     "_cli",
     "parametric",
     "pipeline",
-    "audit",
     "report",
     "attribute",
     "run",

@@ -50,11 +50,12 @@ def query_periods(query: str, today: date) -> list[tuple[date, date]]:
 
 
 def in_periods(
-    session_days: Sequence[date], periods: Sequence[tuple[date, date]]
+    session_days: npt.NDArray[np.int64], periods: Sequence[tuple[date, date]]
 ) -> npt.NDArray[np.float32]:
-    """1 for each session day from a period's start to :data:`REPORT_DAYS` after its end."""
-    out = np.zeros(len(session_days), dtype=np.float32)
+    """1 for each session day (a ``date.toordinal``) from a period's start to
+    :data:`REPORT_DAYS` after its end, else 0."""
+    inside = np.zeros(len(session_days), dtype=np.bool_)
     for first, last in periods:
-        until = last + timedelta(days=REPORT_DAYS)
-        out = np.maximum(out, [float(first <= d <= until) for d in session_days])
-    return out
+        until = (last + timedelta(days=REPORT_DAYS)).toordinal()
+        inside |= (session_days >= first.toordinal()) & (session_days <= until)
+    return inside.astype(np.float32)

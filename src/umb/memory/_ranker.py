@@ -16,17 +16,12 @@ import numpy.typing as npt
 
 from umb._dates import MONTHS
 from umb.memory._feedback import expansion_terms
-from umb.memory._index import DenseIndex, FloatArray, LexicalIndex, standardised
+from umb.memory._index import DenseIndex, FloatArray, LexicalIndex, ranking, standardised
 from umb.memory._query_time import in_periods, query_periods
 from umb.memory._rank_options import RankOptions
 from umb.memory._text import STOPWORDS, index_terms, words
 
 BoolArray = npt.NDArray[np.bool_]
-
-
-def session_day(started_at: str) -> date:
-    """The day of a ``YYYY-MM-DDTHH:MM`` timestamp."""
-    return date.fromisoformat(started_at[:10])
 
 
 def with_neighbours(
@@ -50,13 +45,14 @@ class TurnRanker:
         self.lexical = LexicalIndex() if options.lexical > 0 else None
         self.dense = DenseIndex() if options.dense > 0 else None
         self._sessions: list[int] = []
-        self._days: list[date] = []
+        self._days: list[int] = []
+        """Each unit's session day, as a proleptic ordinal (``date.toordinal``)."""
 
     def add(self, texts: Sequence[str], session: int, started_at: str) -> None:
         """Append the units of one session, in order."""
-        day = session_day(started_at)
+        day = date.fromisoformat(started_at[:10])
         self._sessions.extend(session for _ in texts)
-        self._days.extend(day for _ in texts)
+        self._days.extend(day.toordinal() for _ in texts)
         if self.lexical is not None:
             stamp = f"\n{MONTHS[day.month - 1]} {day.year}" if self.options.dated else ""
             self.lexical.add([t + stamp for t in texts])
@@ -66,8 +62,7 @@ class TurnRanker:
     def rank(self, query: str, allowed: BoolArray) -> list[int]:
         """Allowed positions, best first (ties keep the earlier position)."""
         scores, kept = self.scores(query, allowed)
-        order = np.argsort(-scores, kind="stable")
-        return [int(i) for i in order[kept[order]]]
+        return ranking(scores, kept)
 
     def scores(self, query: str, allowed: BoolArray) -> tuple[FloatArray, BoolArray]:
         """The fused score of every unit, and which units may be ranked."""
@@ -102,11 +97,11 @@ class TurnRanker:
     def _time_bonus(self, query: str, allowed: BoolArray) -> FloatArray:
         if self.options.temporal <= 0 or not allowed.any():
             return np.zeros(len(self._days), dtype=np.float32)
-        today = max(d for d, a in zip(self._days, allowed, strict=True) if a)
-        periods = query_periods(query, today)
+        days = np.asarray(self._days, dtype=np.int64)
+        periods = query_periods(query, date.fromordinal(int(days[allowed].max())))
         if not periods:
-            return np.zeros(len(self._days), dtype=np.float32)
-        return self.options.temporal * in_periods(self._days, periods)
+            return np.zeros(len(days), dtype=np.float32)
+        return self.options.temporal * in_periods(days, periods)
 
     def _feedback(
         self,

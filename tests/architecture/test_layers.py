@@ -21,6 +21,7 @@ LAYERS: tuple[str, ...] = (
     "_cli",
     "parametric",
     "pipeline",
+    "audit",
     "report",
     "attribute",
     "run",

@@ -28,9 +28,11 @@ def test_the_cli_on_ray_writes_the_local_bytes(
     ray_address: str, demo_bench: Path, tmp_path: Path
 ) -> None:
     out = tmp_path / "bench"
+    # --no-audit: the library's bytes; the audit record the CLI adds is tested in tests/audit.
     result = subprocess.run(
         [sys.executable, "-m", "umb", "generate", "--preset", "demo", "--out", str(out),
-         "--executor", "ray", "--workers", "2", "--ray-address", ray_address, "--no-progress"],
+         "--executor", "ray", "--workers", "2", "--ray-address", ray_address, "--no-progress",
+         "--no-audit"],
         env=dict(os.environ), capture_output=True, text=True, timeout=300,
     )  # fmt: skip
     assert result.returncode == 0, result.stderr

@@ -48,6 +48,18 @@ from umb.pipeline import generate as generate_benchmark
     help="template: fast and exact; llm: written by --renderer-model, audited and repaired.",
 )
 @executor_options(unit="character-shard")
+@click.option(
+    "--audit/--no-audit",
+    "audit",
+    default=True,
+    show_default=True,
+    help="Run the shortcut audit (all but retrieval) and record it in the manifest.",
+)
+@click.option(
+    "--audit-strict",
+    is_flag=True,
+    help="Exit 1 when the audit fails (by default it is recorded and printed only).",
+)
 @llm_render_options
 def generate(
     preset: str,
@@ -66,6 +78,8 @@ def generate(
     workers: int,
     ray_address: str | None,
     ray_dashboard: bool,
+    audit: bool,
+    audit_strict: bool,
     **llm: Any,
 ) -> None:
     """Generate a benchmark (world, questions, dialogues) from a seed."""
@@ -104,6 +118,25 @@ def generate(
         f"wrote {out}: {c['dialogues']} dialogues, {c['sessions']} sessions, "
         f"{c['turns']} turns, {c['questions']} questions in {time.perf_counter() - t0:.1f}s"
     )
+    if shard:
+        if audit:
+            click.echo("audit: skipped for a shard (umb merge audits the whole)")
+        return
+    _gate(out, audit, audit_strict)
+
+
+def _gate(out: Path, audit: bool, strict: bool) -> None:
+    """Audit the written benchmark into its manifest; exit 1 on failure only when strict."""
+    if not audit:
+        click.echo("audit: skipped (--no-audit)")
+        return
+    from umb.audit import gate, gate_line  # the audit reads with the offline model; only here
+
+    t0 = time.perf_counter()
+    report = gate(out)
+    click.echo(f"{gate_line(report)} [{time.perf_counter() - t0:.1f}s]")
+    if strict and report["verdict"] != "passed":
+        click.get_current_context().exit(1)
 
 
 @click.command()
@@ -112,8 +145,13 @@ def generate(
     "--out", type=click.Path(path_type=Path), required=True, help="Benchmark directory to write."
 )
 @force_option("a benchmark")
-def merge(shards: tuple[Path, ...], out: Path, force: bool) -> None:
+@click.option("--audit/--no-audit", "audit", default=True, show_default=True,
+              help="Audit the merged benchmark into its manifest, as umb generate does.")
+@click.option("--audit-strict", is_flag=True, help="Exit 1 when the audit fails.")
+def merge(shards: tuple[Path, ...], out: Path, force: bool, audit: bool,
+          audit_strict: bool) -> None:  # fmt: skip
     """Merge benchmark shards into one directory."""
     refuse_existing(out, force, "a benchmark", marker="manifest.json")
     manifest = merge_shards(list(shards), out)
     click.echo(f"wrote {out}: {manifest['counts']['questions']} questions")
+    _gate(out, audit, audit_strict)

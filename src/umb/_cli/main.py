@@ -34,6 +34,10 @@ COMMANDS: dict[str, tuple[str, str]] = {
         "umb._cli.stats:stats",
         "Counts per family, tokens and sessions per dialogue; --style: surface statistics.",
     ),
+    "audit": (
+        "umb._cli.audit:audit",
+        "Audit a benchmark with shortcut baselines; exit 1 naming a family over its threshold.",
+    ),
     "import": (
         "umb._cli.interop:import_group",
         "Import a peer benchmark file (LoCoMo, LongMemEval, UMB release).",

@@ -20,7 +20,11 @@ from umb.bench._records import (
 from umb.bench._stats import benchmark_stats, format_stats
 from umb.bench._validate import check
 
-_LAZY = {"format_style": "umb.bench._style", "style_stats": "umb.bench._style"}
+_LAZY = {
+    "format_style": "umb.bench._style",
+    "recall_at_5": "umb.bench._style",
+    "style_stats": "umb.bench._style",
+}
 
 __all__ = [
     "BENCH_FILES",
@@ -38,6 +42,7 @@ __all__ = [
     "check",
     "format_stats",
     "format_style",
+    "recall_at_5",
     "style_stats",
 ]
 

@@ -73,6 +73,18 @@ def _recall(d: Dialogue, questions: list[Question], hits: dict[str, list[float]]
         hits.setdefault(q.family, []).append(len(wanted & top) / len(wanted))
 
 
+def recall_at_5(bench: Benchmark) -> dict[str, list[float]]:
+    """Family -> each question's BM25 recall@5 of its evidence turns (a share in [0, 1]), as
+    :func:`style_stats` averages it; questions without evidence turns are left out."""
+    by_dialogue: dict[str, list[Question]] = {}
+    for q in bench.questions:
+        by_dialogue.setdefault(q.dialogue_id, []).append(q)
+    hits: dict[str, list[float]] = {}
+    for d in bench.iter_dialogues(only=set(by_dialogue)):
+        _recall(d, by_dialogue[d.id], hits)
+    return dict(sorted(hits.items()))
+
+
 def style_stats(bench: Benchmark, recall: bool = True) -> dict[str, Any]:
     """Surface statistics averaged over dialogues, and BM25 recall@5 per family (in percent)."""
     by_dialogue: dict[str, list[Question]] = {}

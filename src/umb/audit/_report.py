@@ -1,0 +1,119 @@
+"""The audit as text: a terminal summary, a Markdown report section, and the files."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any, Final
+
+from umb._jsonio import atomic_write_bytes, dumps_pretty
+from umb.families import FAMILIES
+
+AUDIT_JSON: Final = "audit.json"
+AUDIT_MD: Final = "audit.md"
+
+
+def _families(report: dict[str, Any]) -> list[str]:
+    present = set(report["floor"])
+    for entry in report["baselines"].values():
+        present |= set(entry["families"])
+    return [f for f in FAMILIES if f in present]
+
+
+def _cell(fig: dict[str, Any] | None, failed: bool = False) -> str:
+    if not fig or fig.get("mean") is None:
+        return "–"
+    return f"{fig['mean']:.1f}{' !' if failed else ''}"
+
+
+def _failed(report: dict[str, Any]) -> set[tuple[str, str]]:
+    return {(c["baseline"], c["family"]) for c in report["failures"]}
+
+
+def failure_lines(report: dict[str, Any]) -> list[str]:
+    """One line per failed check: baseline, family, value against the maximum, examples."""
+    return [
+        f"{c['baseline']} on {c['family']}: {c['value']:.1f}% > {c['max']:.1f}% "
+        f"(e.g. {', '.join(c['examples']) or 'no example'})"
+        for c in report["failures"]
+    ]
+
+
+def _rows(report: dict[str, Any]) -> list[tuple[str, list[str]]]:
+    fams, failed = _families(report), _failed(report)
+    rows = [("no-context floor", [_cell(report["floor"].get(f)) for f in fams])]
+    for name, entry in report["baselines"].items():
+        cells = [_cell(entry["families"].get(f), (name, f) in failed) for f in fams]
+        rows.append((name, cells))
+    if report.get("retrieval"):
+        recall = report["retrieval"]["bm25_recall_at_5"]
+        rows.append(("bm25 recall@5", [_cell(recall.get(f)) for f in fams]))
+    return rows
+
+
+def format_summary(report: dict[str, Any]) -> str:
+    """The audit as aligned terminal lines: one row per baseline, a column per family (%)."""
+    fams = _families(report)
+    head = f"audit: {report['verdict']} ({report['benchmark']['audited']} questions, ABS left out)"
+    width = max(len(name) for name, _ in _rows(report))
+    lines = [head, f"  {'':<{width}}  " + "  ".join(f"{f:>6}" for f in fams)]
+    for name, cells in _rows(report):
+        lines.append(f"  {name:<{width}}  " + "  ".join(f"{c:>6}" for c in cells))
+    lines += [f"  failed: {line}" for line in failure_lines(report)]
+    if report["failures"]:
+        lines.append("  ('!' marks a figure over its threshold; docs/audit.md)")
+    return "\n".join(lines)
+
+
+def report_markdown(report: dict[str, Any]) -> str:
+    """The audit as a Markdown section: figures with 95 % CIs, thresholds, the verdict."""
+    fams = _families(report)
+    out = [
+        "## Audit: shortcut baselines",
+        "",
+        f"Verdict: **{report['verdict']}** ({report['benchmark']['audited']} questions; ABS "
+        "has no threshold). Scores are the family rule scores in percent, with 95 % bootstrap "
+        "intervals; first- and latest-mention count the questions whose attribute changed.",
+        "",
+        "| baseline | sees | " + " | ".join(fams) + " |",
+        "|---|---|" + "---:|" * len(fams),
+    ]
+    failed = _failed(report)
+
+    def cells(figs: dict[str, Any], name: str) -> str:
+        parts = []
+        for f in fams:
+            fig = figs.get(f)
+            if not fig or fig.get("mean") is None:
+                parts.append("–")
+                continue
+            ci = fig["ci95"]
+            text = f"{fig['mean']:.1f} [{ci[0]:.1f}, {ci[1]:.1f}]" if ci else f"{fig['mean']:.1f}"
+            parts.append(f"**{text}**" if (name, f) in failed else text)
+        return " | ".join(parts)
+
+    out.append(f"| no-context floor | the question, no history | {cells(report['floor'], '')} |")
+    for name, entry in report["baselines"].items():
+        out.append(f"| {name} | {entry['sees']} | {cells(entry['families'], name)} |")
+    if report.get("retrieval"):
+        recall = report["retrieval"]["bm25_recall_at_5"]
+        out.append(f"| bm25 recall@5 | the question as a BM25 query | {cells(recall, '')} |")
+    out += ["", "Thresholds:", ""]
+    out += [
+        f"- {t['baseline']} ({_which(t['families'])}): {t['rule']}" for t in report["thresholds"]
+    ]
+    if report["failures"]:
+        out += ["", "Failed:", ""] + [f"- {line}" for line in failure_lines(report)]
+    return "\n".join(out) + "\n"
+
+
+def _which(families: Any) -> str:
+    return families if isinstance(families, str) else ", ".join(families)
+
+
+def write_audit(report: dict[str, Any], out: str | Path) -> Path:
+    """Write ``audit.json`` and ``audit.md`` into ``out`` (made if missing); returns the JSON."""
+    root = Path(out)
+    root.mkdir(parents=True, exist_ok=True)
+    atomic_write_bytes(root / AUDIT_MD, report_markdown(report).encode())
+    atomic_write_bytes(root / AUDIT_JSON, dumps_pretty(report))
+    return root / AUDIT_JSON

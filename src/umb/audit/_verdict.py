@@ -1,0 +1,87 @@
+"""The thresholds each family must stay under, and the verdict."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Final
+
+from umb.audit._score import Scored
+
+EXCLUDED: Final = frozenset({"ABS"})
+"""Families no threshold applies to: an abstention question has no gold to guess."""
+
+ABOVE_FLOOR: Final = 5.0
+"""Question-only and profile-only may score at most this many points above the floor."""
+TEMPLATE_MAX: Final = 5.0
+MENTION_MAX: Final = 10.0
+CUE_MAX: Final = 10.0
+EXAMPLES: Final = 3
+
+
+@dataclass(frozen=True, slots=True)
+class Rule:
+    """A threshold of one baseline: which families it binds and how its maximum is set."""
+
+    baseline: str
+    families: tuple[str, ...] | None
+    """None: every family but ABS."""
+    limit: float
+    above_floor: bool = False
+    """``limit`` is points above the family's no-context floor, not an absolute percentage."""
+
+    def describe(self) -> str:
+        """The rule in words, for the report."""
+        return f"≤ floor + {self.limit:g} points" if self.above_floor else f"≤ {self.limit:g} %"
+
+
+RULES: Final = (
+    Rule("question_only", None, ABOVE_FLOOR, above_floor=True),
+    Rule("profile_only", None, ABOVE_FLOOR, above_floor=True),
+    Rule("template_prior", None, TEMPLATE_MAX),
+    Rule("first_mention", ("KU", "MA"), MENTION_MAX),
+    Rule("latest_mention", ("KU", "MA"), MENTION_MAX),
+    Rule("cue_matching", ("MSR", "ES"), CUE_MAX),
+)
+
+
+def _examples(scored: list[Scored], family: str) -> list[str]:
+    rows = [s for s in scored if s.family == family and s.subset and s.value > 0]
+    rows.sort(key=lambda s: (-s.value, s.question_id))
+    return [s.question_id for s in rows[:EXAMPLES]]
+
+
+def checks(
+    figures: dict[str, dict[str, Any]],
+    floor: dict[str, Any],
+    scored: dict[str, list[Scored]],
+) -> list[dict[str, Any]]:
+    """One check per (baseline, family) with a figure: its value, maximum and outcome."""
+    out = []
+    for rule in RULES:
+        per_family = figures.get(rule.baseline, {})
+        for family, fig in per_family.items():
+            if family in EXCLUDED or (rule.families and family not in rule.families):
+                continue
+            if fig["mean"] is None:
+                continue
+            base = floor.get(family, {}).get("mean") or 0.0
+            limit = round(base + rule.limit, 1) if rule.above_floor else rule.limit
+            passed = fig["mean"] <= limit
+            out.append({
+                "baseline": rule.baseline,
+                "family": family,
+                "value": fig["mean"],
+                "ci95": fig["ci95"],
+                "n": fig["n"],
+                "max": limit,
+                "rule": rule.describe(),
+                "passed": passed,
+                "examples": [] if passed else _examples(scored[rule.baseline], family),
+            })  # fmt: skip
+    return out
+
+
+def verdict(all_checks: list[dict[str, Any]]) -> tuple[str, list[dict[str, Any]]]:
+    """``("passed" | "failed", the failed checks)``."""
+    failed = [c for c in all_checks if not c["passed"]]
+    return ("failed" if failed else "passed"), failed

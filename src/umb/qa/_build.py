@@ -6,10 +6,12 @@ from collections.abc import Callable
 
 from umb.bench import Dialogue, Question
 from umb.qa._absent import abs_questions
-from umb.qa._chains import es_questions, msr_questions
+from umb.qa._chains import msr_questions
 from umb.qa._context import QAContext
-from umb.qa._slots import ie_questions, ma_questions
+from umb.qa._premise import ma_questions
+from umb.qa._slots import ie_questions
 from umb.qa._state import ku_questions
+from umb.qa._summary import es_questions
 from umb.qa._temporal import tr_questions
 from umb.world._build import CharacterWorld
 from umb.world._rng import rng_for

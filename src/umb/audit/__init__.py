@@ -10,12 +10,15 @@ scorers, per family with 95 % intervals, checks each against its threshold and g
 from umb.audit._audit import AUDIT_FORMAT, AUDIT_VERSION, BASELINES, run_audit
 from umb.audit._gate import gate, gate_line
 from umb.audit._report import format_summary, report_markdown, write_audit
+from umb.audit._sample import GATE_DIALOGUES, RETRIEVAL_DIALOGUES
 from umb.audit._verdict import RULES, Rule
 
 __all__ = [
     "AUDIT_FORMAT",
     "AUDIT_VERSION",
     "BASELINES",
+    "GATE_DIALOGUES",
+    "RETRIEVAL_DIALOGUES",
     "RULES",
     "Rule",
     "format_summary",

@@ -12,6 +12,7 @@ from umb.audit._cues import FAMILIES as CUE_FAMILIES
 from umb.audit._cues import cue_answer, links
 from umb.audit._mentions import FAMILIES as MENTION_FAMILIES
 from umb.audit._mentions import changed, mention_answer, mentions
+from umb.audit._sample import RETRIEVAL_DIALOGUES, sample_dialogues
 from umb.audit._score import Scored, family_figures, score_answer
 from umb.audit._static import profile_only, question_only
 from umb.audit._template import name_pattern, template_key, template_prior
@@ -42,13 +43,14 @@ def _dialogue_baselines(
     bases: dict[str, dict[str, Any]],
     by_dialogue: dict[str, list[Question]],
     out: dict[str, list[Scored]],
+    only: frozenset[str] | None,
 ) -> tuple[frozenset[str], dict[str, str]]:
     """First/latest mention and cue matching, one dialogue at a time; returns the speakers
     and each dialogue's character."""
     speakers: set[str] = set()
     owners: dict[str, str] = {}
     with_facts = bool(view.facts)
-    for d in iter_dialogues(view):
+    for d in iter_dialogues(view, only):
         speakers |= d.speakers
         owners[d.id] = d.character_id
         asked = by_dialogue.get(d.id, [])
@@ -75,6 +77,8 @@ def run_audit(
     bench: Benchmark | str | Path,
     *,
     retrieval: bool = True,
+    dialogues: int | None = None,
+    retrieval_dialogues: int | None = RETRIEVAL_DIALOGUES,
     progress: Progress | None = None,
 ) -> dict[str, Any]:
     """Audit ``bench`` with every shortcut baseline; the result is what ``audit.json`` holds.
@@ -83,6 +87,9 @@ def run_audit(
         bench: A benchmark directory (or an open :class:`~umb.bench.Benchmark`).
         retrieval: Also compute BM25 recall@5 of the evidence per family (the costly part,
             which the generate-time gate leaves out).
+        dialogues: Audit the questions of a seeded sample of this many dialogues; None: all.
+        retrieval_dialogues: Rank with BM25 the questions of a seeded sample of this many of
+            the audited dialogues; None: all of them.
         progress: Called with the name of each stage as it starts.
 
     Returns:
@@ -95,7 +102,13 @@ def run_audit(
     say = progress or (lambda _: None)
     say("reading")
     view = open_view(bench)
-    questions = [q for q in view.questions if q.family not in EXCLUDED]
+    asked = {q.dialogue_id for q in view.questions}
+    audited = sample_dialogues(asked, dialogues)
+    questions = [
+        q
+        for q in view.questions
+        if q.family not in EXCLUDED and (audited is None or q.dialogue_id in audited)
+    ]
     say("floor")
     bases = {q.id: floor_answer(q) for q in questions}
     by_dialogue: dict[str, list[Question]] = {}
@@ -103,7 +116,7 @@ def run_audit(
         by_dialogue.setdefault(q.dialogue_id, []).append(q)
     scored: dict[str, list[Scored]] = {name: [] for name in BASELINES}
     say("dialogues")
-    speakers, owners = _dialogue_baselines(view, bases, by_dialogue, scored)
+    speakers, owners = _dialogue_baselines(view, bases, by_dialogue, scored, audited)
     say("templates")
     names = name_pattern(view.names | speakers | {s.split()[0] for s in speakers if s})
     keys = [template_key(q, names) for q in questions]
@@ -129,6 +142,8 @@ def run_audit(
             "generator": view.bench.manifest.get("generator"),
             "questions": len(view.questions),
             "audited": len(questions),
+            "dialogues": len(asked),
+            "dialogues_audited": len(asked) if audited is None else len(audited),
             "has_world": bool(view.profiles),
         },
         "floor": floor_figs,
@@ -148,7 +163,9 @@ def run_audit(
     }
     if retrieval:
         say("retrieval")
-        report["retrieval"] = _retrieval(view.bench)
+        pool = asked if audited is None else audited
+        ranked = sample_dialogues(pool, retrieval_dialogues)
+        report["retrieval"] = _retrieval(view.bench, pool if ranked is None else ranked)
     report["checks"] = checks(figures, floor_figs, scored)
     report["verdict"], report["failures"] = verdict(report["checks"])
     report["thresholds"] = [
@@ -159,12 +176,13 @@ def run_audit(
     return report
 
 
-def _retrieval(bench: Benchmark) -> dict[str, Any]:
-    hits = bench_package.recall_at_5(bench)  # loads bm25s, which nothing else here needs
+def _retrieval(bench: Benchmark, dialogues: frozenset[str] | set[str]) -> dict[str, Any]:
+    # recall_at_5 loads bm25s, which nothing else here needs.
+    hits = bench_package.recall_at_5(bench, dialogues)
     rows = [
         Scored("", family, value)
         for family, values in hits.items()
         if family not in EXCLUDED
         for value in values
     ]
-    return {"bm25_recall_at_5": family_figures(rows)}
+    return {"bm25_recall_at_5": family_figures(rows), "dialogues": len(dialogues)}

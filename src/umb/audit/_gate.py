@@ -8,6 +8,7 @@ from typing import Any, Final
 from umb._jsonio import atomic_write_bytes, dumps_pretty, read_json
 from umb.audit._audit import AUDIT_VERSION, run_audit
 from umb.audit._report import failure_lines
+from umb.audit._sample import GATE_DIALOGUES
 
 MANIFEST: Final = "manifest.json"
 
@@ -26,12 +27,17 @@ def _record(report: dict[str, Any]) -> dict[str, Any]:
             name: {f: fig["mean"] for f, fig in entry["families"].items()}
             for name, entry in report["baselines"].items()
         },
+        "dialogues_audited": report["benchmark"]["dialogues_audited"],
+        "dialogues": report["benchmark"]["dialogues"],
         "retrieval": "not run at generation (umb audit runs it)",
     }
 
 
-def gate(root: str | Path) -> dict[str, Any]:
+def gate(root: str | Path, dialogues: int | None = GATE_DIALOGUES) -> dict[str, Any]:
     """Audit the benchmark in ``root`` (all but retrieval) and add the record to its manifest.
+
+    Only a seeded sample of ``dialogues`` dialogues is audited (None: all), which keeps the
+    gate's cost flat as a benchmark grows; the record says how many were.
 
     The record files and their hashes are unchanged; ``manifest.json`` gains an ``audit``
     object. The same benchmark always gets the same record, so shards merged by ``umb merge``
@@ -41,7 +47,7 @@ def gate(root: str | Path) -> dict[str, Any]:
         The full audit (as :func:`~umb.audit.run_audit` gives it).
     """
     path = Path(root) / MANIFEST
-    report = run_audit(root, retrieval=False)
+    report = run_audit(root, retrieval=False, dialogues=dialogues)
     manifest = read_json(path)
     manifest["audit"] = _record(report)
     atomic_write_bytes(path, dumps_pretty(manifest))
@@ -50,6 +56,8 @@ def gate(root: str | Path) -> dict[str, Any]:
 
 def gate_line(report: dict[str, Any]) -> str:
     """``audit: passed`` or ``audit: failed, <baseline> on <family> … (e.g. ids)``."""
+    b = report["benchmark"]
+    seen = f"{b['dialogues_audited']} of {b['dialogues']} dialogues"
     if report["verdict"] == "passed":
-        return "audit: passed (shortcut baselines under their thresholds)"
-    return "audit: failed, " + "; ".join(failure_lines(report))
+        return f"audit: passed ({seen}; shortcut baselines under their thresholds)"
+    return f"audit: failed ({seen}), " + "; ".join(failure_lines(report))

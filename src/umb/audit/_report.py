@@ -53,7 +53,7 @@ def _rows(report: dict[str, Any]) -> list[tuple[str, list[str]]]:
 def format_summary(report: dict[str, Any]) -> str:
     """The audit as aligned terminal lines: one row per baseline, a column per family (%)."""
     fams = _families(report)
-    head = f"audit: {report['verdict']} ({report['benchmark']['audited']} questions, ABS left out)"
+    head = f"audit: {report['verdict']} ({_scope(report)}, ABS left out)"
     width = max(len(name) for name, _ in _rows(report))
     lines = [head, f"  {'':<{width}}  " + "  ".join(f"{f:>6}" for f in fams)]
     for name, cells in _rows(report):
@@ -70,9 +70,9 @@ def report_markdown(report: dict[str, Any]) -> str:
     out = [
         "## Audit: shortcut baselines",
         "",
-        f"Verdict: **{report['verdict']}** ({report['benchmark']['audited']} questions; ABS "
-        "has no threshold). Scores are the family rule scores in percent, with 95 % bootstrap "
-        "intervals; first- and latest-mention count the questions whose attribute changed.",
+        f"Verdict: **{report['verdict']}** ({_scope(report)}; ABS has no threshold). "
+        "Scores are the family rule scores in percent, with 95 % bootstrap intervals; "
+        "first- and latest-mention count the questions whose attribute changed.",
         "",
         "| baseline | sees | " + " | ".join(fams) + " |",
         "|---|---|" + "---:|" * len(fams),
@@ -96,7 +96,8 @@ def report_markdown(report: dict[str, Any]) -> str:
         out.append(f"| {name} | {entry['sees']} | {cells(entry['families'], name)} |")
     if report.get("retrieval"):
         recall = report["retrieval"]["bm25_recall_at_5"]
-        out.append(f"| bm25 recall@5 | the question as a BM25 query | {cells(recall, '')} |")
+        sees = f"the question as a BM25 query ({report['retrieval']['dialogues']} dialogues)"
+        out.append(f"| bm25 recall@5 | {sees} | {cells(recall, '')} |")
     out += ["", "Thresholds:", ""]
     out += [
         f"- {t['baseline']} ({_which(t['families'])}): {t['rule']}" for t in report["thresholds"]
@@ -104,6 +105,14 @@ def report_markdown(report: dict[str, Any]) -> str:
     if report["failures"]:
         out += ["", "Failed:", ""] + [f"- {line}" for line in failure_lines(report)]
     return "\n".join(out) + "\n"
+
+
+def _scope(report: dict[str, Any]) -> str:
+    """``1600 questions of 100 dialogues`` (``… a seeded sample of 100 of 1000 dialogues``)."""
+    b = report["benchmark"]
+    n, total = b.get("dialogues_audited"), b.get("dialogues")
+    where = f"{n} dialogues" if n == total else f"a seeded sample of {n} of {total} dialogues"
+    return f"{b['audited']} questions of {where}"
 
 
 def _which(families: Any) -> str:

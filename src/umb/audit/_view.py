@@ -1,14 +1,15 @@
 """What the baselines may read of a benchmark, read once: questions, profiles and turns.
 
 Dialogues are streamed one at a time and decoded into slim records (a turn's text, speaker and
-fact ids, a session's date), so a benchmark of a thousand long dialogues is read in seconds and
+fact ids, its session's date), so a benchmark of a thousand long dialogues is read in seconds and
 never held whole; a broken line is one ``file:line: reason`` error, as everywhere else.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Collection, Iterator
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -16,35 +17,30 @@ import msgspec
 
 from umb._jsonio import iter_typed
 from umb.bench import Benchmark, Fact, Question
+from umb.bench._io import holds_wanted_id
 
 DIALOGUES = "dialogues.jsonl"
 
 
-class _Turn(msgspec.Struct):
+class Line(msgspec.Struct):
+    """One turn as a baseline sees it (decoded straight from the file: no copy per turn)."""
+
     speaker: str
     text: str
     fact_ids: tuple[str, ...] = ()
+    said_at: str = ""
+    """The session's start, ``YYYY-MM-DDTHH:MM`` (set after decoding; not in the file)."""
 
 
 class _Session(msgspec.Struct):
     started_at: str
-    turns: tuple[_Turn, ...]
+    turns: list[Line]
 
 
 class _Dialogue(msgspec.Struct):
     id: str
     character_id: str
     sessions: tuple[_Session, ...]
-
-
-@dataclass(frozen=True, slots=True)
-class Line:
-    """One turn as a baseline sees it."""
-
-    said_at: str
-    """The session's start, ``YYYY-MM-DDTHH:MM``."""
-    text: str
-    fact_ids: tuple[str, ...]
 
 
 @dataclass(frozen=True)
@@ -102,9 +98,16 @@ def open_view(bench: Benchmark | str | Path) -> BenchView:
     return BenchView(b, b.questions, b.facts, _profiles(world), frozenset(names))
 
 
-def iter_dialogues(view: BenchView) -> Iterator[DialogueLines]:
-    """Each dialogue's turns, streamed from ``dialogues.jsonl``."""
-    for _, d in iter_typed(view.bench.root / DIALOGUES, _Dialogue):
-        lines = [Line(s.started_at, t.text, t.fact_ids) for s in d.sessions for t in s.turns]
-        speakers = {t.speaker for s in d.sessions for t in s.turns}
-        yield DialogueLines(d.id, d.character_id, lines, frozenset(speakers))
+def iter_dialogues(view: BenchView, only: Collection[str] | None = None) -> Iterator[DialogueLines]:
+    """Each dialogue's turns, streamed from ``dialogues.jsonl``; with ``only``, just those ids
+    (the others are skipped unparsed)."""
+    keep = None if only is None else partial(holds_wanted_id, only)
+    for _, d in iter_typed(view.bench.root / DIALOGUES, _Dialogue, keep=keep):
+        if only is not None and d.id not in only:
+            continue
+        lines: list[Line] = []
+        for s in d.sessions:
+            for t in s.turns:
+                t.said_at = s.started_at
+            lines += s.turns
+        yield DialogueLines(d.id, d.character_id, lines, frozenset(t.speaker for t in lines))

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Collection, Iterator
 from dataclasses import dataclass
-from functools import cached_property
+from functools import cached_property, partial
 from pathlib import Path
 from typing import Any
 
@@ -23,6 +23,15 @@ FORMAT_VERSION = 1
 
 
 _ID_KEY = b'{"id":"'
+
+
+def holds_wanted_id(only: Collection[str], raw: bytes) -> bool:
+    """Whether a raw record line may hold one of the ids ``only``: our writer puts the id
+    first, so a record not wanted is skipped unparsed (a line of another shape is kept)."""
+    if raw.startswith(_ID_KEY):
+        end = raw.find(b'"', len(_ID_KEY))
+        return end <= 0 or raw[len(_ID_KEY) : end].decode() in only
+    return True
 
 
 @dataclass(frozen=True)
@@ -72,14 +81,9 @@ class Benchmark:
                 yield d
             return
 
-        def wanted(raw: bytes) -> bool:
-            # Our writer puts the id first: a dialogue not wanted is skipped unparsed.
-            if raw.startswith(_ID_KEY):
-                end = raw.find(b'"', len(_ID_KEY))
-                return end <= 0 or raw[len(_ID_KEY) : end].decode() in only
-            return True
-
-        for _, d in iter_typed(self.root / DIALOGUES, Dialogue, keep=wanted):
+        for _, d in iter_typed(
+            self.root / DIALOGUES, Dialogue, keep=partial(holds_wanted_id, only)
+        ):
             if d.id in only:
                 yield d
 

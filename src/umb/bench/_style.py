@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
+from collections.abc import Collection
 from typing import Any
 
 import bm25s
@@ -51,7 +52,8 @@ def _recall(d: Dialogue, questions: list[Question], hits: dict[str, list[float]]
     """Add each question's recall@5 (share of its evidence turns in the top 5) to ``hits``."""
     rows = [(t.id, s.started_at, t.text) for s in d.sessions for t in s.turns]
     cache: dict[str, Any] = {}
-    for q in questions:
+    # In asking order, so questions that see the same turns share one index.
+    for q in sorted(questions, key=lambda q: q.asked_at):
         wanted = set(q.evidence.turn_ids)
         if not wanted:
             continue
@@ -73,12 +75,18 @@ def _recall(d: Dialogue, questions: list[Question], hits: dict[str, list[float]]
         hits.setdefault(q.family, []).append(len(wanted & top) / len(wanted))
 
 
-def recall_at_5(bench: Benchmark) -> dict[str, list[float]]:
+def recall_at_5(
+    bench: Benchmark, dialogues: Collection[str] | None = None
+) -> dict[str, list[float]]:
     """Family -> each question's BM25 recall@5 of its evidence turns (a share in [0, 1]), as
-    :func:`style_stats` averages it; questions without evidence turns are left out."""
+    :func:`style_stats` averages it; questions without evidence turns are left out.
+
+    With ``dialogues``, only the questions of those dialogue ids (the rest are not parsed).
+    """
     by_dialogue: dict[str, list[Question]] = {}
     for q in bench.questions:
-        by_dialogue.setdefault(q.dialogue_id, []).append(q)
+        if dialogues is None or q.dialogue_id in dialogues:
+            by_dialogue.setdefault(q.dialogue_id, []).append(q)
     hits: dict[str, list[float]] = {}
     for d in bench.iter_dialogues(only=set(by_dialogue)):
         _recall(d, by_dialogue[d.id], hits)

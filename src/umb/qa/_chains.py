@@ -9,11 +9,14 @@ from umb.qa._context import QAContext
 from umb.world._records import Event
 
 _COMMON = {"none", "yes", "no"}
+# The chain's first event is pointed at by kind and month, not by its summary: "booked a trip
+# to Cape Town" would give away the next step ("travelled to Cape Town") to a reader who never
+# saw the dialogue.
 MSR_QUERIES = (
-    "Starting from when {first} {summary}, what chain of events followed from it, step by step, "
-    "and what was the final outcome?",
-    "Trace what happened after {first} {summary}: which events followed from it, in order, and "
-    "how did it end?",
+    "Starting from {head}, what chain of events followed from it, step by step, and what was "
+    "the final outcome?",
+    "Trace what happened after {head}: which events followed from it, in order, and how did "
+    "it end?",
 )
 
 
@@ -54,9 +57,14 @@ def msr_questions(ctx: QAContext, rng: random.Random, n: int) -> list[Question]:
     chains = _chains(ctx)
     rng.shuffle(chains)
     out: list[Question] = []
-    for chain in chains[:n]:
+    for chain in chains:
+        if len(out) == n:
+            break
         head, last = chain[0], chain[-1]
-        query = rng.choice(MSR_QUERIES).format(first=ctx.first, summary=head.summary)
+        pointer = ctx.describe(head)
+        if pointer is None:  # two look-alike heads in one month: no unique pointer
+            continue
+        query = rng.choice(MSR_QUERIES).format(head=pointer)
         steps = [e.summary for e in chain]
         facts = [ctx.world.facts[e.id][0].id for e in chain]
         ev = ctx.evidence(chain, facts, ctx.end_at)

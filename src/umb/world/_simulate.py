@@ -30,6 +30,14 @@ JOINT_ACTIVITIES = (
 )
 
 
+#: What a trip can lead someone to buy, and the hobby that thing then leads to: several, so
+#: the travel storyline's later steps cannot be guessed from its kind.
+TRAVEL_FINDS: tuple[tuple[str, str], ...] = (
+    ("camera", "photography"),
+    ("camera", "birdwatching"),
+    ("bike", "cycling"),
+)
+
 def _stamp(day: date, minutes: int) -> str:
     return f"{day.isoformat()}T{minutes // 60:02d}:{minutes % 60:02d}"
 
@@ -152,7 +160,10 @@ def simulate_character(
         chains.append((theme, rng.choice(variants)))
     placed = _place_storylines(rng, len(stamps), chains)
     chain_ctx: list[dict[str, str]] = [
-        {"item": "camera", "next_hobby": "photography"} if t == "travel" else {} for t, _ in chains
+        dict(zip(("item", "next_hobby"), rng.choice(TRAVEL_FINDS), strict=True))
+        if t == "travel"
+        else {}
+        for t, _ in chains
     ]
     last_in_chain: dict[int, str] = {}
 

@@ -41,10 +41,12 @@ def events_by_character(bench: Benchmark) -> dict[str, list[dict[str, Any]]]:
     """The world's events per character id."""
     out: dict[str, list[dict[str, Any]]] = {}
     for e in bench.world["events"]:
-        out.setdefault(e["character_id"], []).append(e)
+        for who in (e["character_id"], *e.get("participants", ())):
+            out.setdefault(who, []).append(e)
     return out
 
 
 def character_of(question: Question) -> str:
-    """The character a question is about (from its evidence event ids, ``C0001-E007``)."""
-    return question.evidence.event_ids[0].split("-")[0]
+    """The character a question is about, from its first evidence fact id
+    (``C0001-E007/C0001/F0``; a joint event's id, ``J-C0001-C0027-1``, names two)."""
+    return question.evidence.fact_ids[0].split("/")[1]

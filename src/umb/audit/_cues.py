@@ -1,8 +1,10 @@
 """Cue-matching baseline (MSR, ES): events linked by surface cue words alone.
 
-A turn that says how an event came about ("That came out of the trip to Hanoi, by the way.",
-"You can thank X for that.", "because of X") links the event it tells to a cause phrase. The
-baseline reads only these links:
+A turn that says how an event came about ("It all started with that holiday in March, really.",
+"You can thank X for that.", "Blame X for that.", "X is what set it off.", "because of X")
+links the event it tells to a cause phrase; so does the friend's guess right after the news ("Did
+X have something to do with it?"), whose event is the one the turn before tells. The baseline
+reads only these links:
 
 - **MSR**: the chain starts with the question's own clause ("… when Greta booked a trip to
   Hanoi"); each next step is the event of the later link turn whose cause phrase shares the most
@@ -10,8 +12,10 @@ baseline reads only these links:
 - **ES**: the linked events (cause, then effect) told in sessions of the period the question
   names, in order, at most six.
 
-It scores where golds are exactly what the cue words link: a chain that the tags spell out, a
-summary that lists only linked events.
+It scores where golds are exactly what the cue words link: a chain whose cause phrases repeat
+the words its events were told with, a summary that lists only linked events. The cue list
+covers every link the template renderer writes (``umb.render._kindtalk.LINKS`` and
+``ASK_LINKS``; a test holds them to it), so the check bites whenever the words do.
 """
 
 from __future__ import annotations
@@ -29,15 +33,28 @@ FAMILIES: Final = ("MSR", "ES")
 MAX_STEPS: Final = 4
 MAX_POINTS: Final = 6
 
-_CUES: Final = re.compile(
-    r"(?:goes back to|came out of|have happened without|next chapter after|because of"
-    r"|as a result of|led to by)\s+(?P<a>[^.!?]+?)(?:, (?:really|by the way))?[.!?]"
-    r"|thank (?P<b>[^.!?]+?) for that",
-    re.IGNORECASE,
+_C: Final = r"(?P<c>[^.!?]+?)"
+_TAIL: Final = r"(?:, (?:really|by the way|if I'm honest|in a way))?[.!?]"
+#: One pattern per wording; ``c`` is the cause phrase. Searched sentence by sentence.
+_CUES: Final = tuple(
+    re.compile(p, re.IGNORECASE)
+    for p in (
+        r"\b(?:all started with|goes back to|all down to|follows on from|all comes from"
+        r"|have happened without|have done it without|ever since|one thing after another since"
+        r"|because of|as a result of|came out of|next chapter after)\s+" + _C + _TAIL,
+        r"\b(?:thank|blame) " + _C + r" for that[.!?]",
+        r"^" + _C + r" (?:is what set it off|paid off)\b",
+        r"\bwas it " + _C + r" that started\b",
+        r"\bdid " + _C + r" have something to do with\b",
+        r"\banything to do with " + _C + r"\?",
+        r"\bthanks to " + _C + r"\?",
+    )
 )
-#: Literal parts of the cues: a turn holding none of them is skipped without the regex.
-_QUICK: Final = ("back to", "came out of", "without", "chapter after", "because of",
-                 "result of", "thank")  # fmt: skip
+#: Literal parts of the cues: a turn holding none of them is skipped without the regexes.
+_QUICK: Final = ("started with", "back to", "down to", "follows on from", "comes from",
+                 "without", "since", "because of", "thank", "Blame", "set it off", "paid off",
+                 "to do with", "that started", "came out of", "chapter after",
+                 "result of")  # fmt: skip
 _SENTENCE: Final = re.compile(r"(?<=[.!?])\s+")
 _WORD: Final = re.compile(r"[^\W_]+")
 _STOP: Final = frozenset(
@@ -82,16 +99,33 @@ def _candidates(d: DialogueLines) -> list[int]:
     return sorted(found)
 
 
+def _cause(sentence: str) -> str | None:
+    for cue in _CUES:
+        m = cue.search(sentence)
+        if m is not None:
+            return m.group("c").strip()
+    return None
+
+
+def _told(text: str) -> str:
+    """``text`` without its cue sentences: what the turn tells."""
+    return " ".join(s for s in _SENTENCE.split(text) if _cause(s) is None).strip()
+
+
 def links(d: DialogueLines) -> list[Link]:
-    """The link turns of a dialogue, in order."""
+    """The link turns of a dialogue, in order; a guess (a cue in a question) links the event
+    of the turn before."""
     out = []
     for i in _candidates(d):
         line = d.lines[i]
-        m = _CUES.search(line.text)
-        if m is None:
-            continue
-        effect = " ".join(s for s in _SENTENCE.split(line.text) if not _CUES.search(s))
-        out.append(Link(i, line.said_at, effect.strip(), (m.group("a") or m.group("b")).strip()))
+        for sentence in _SENTENCE.split(line.text):
+            cause = _cause(sentence)
+            if cause is None:
+                continue
+            guess = sentence.rstrip().endswith("?") and i > 0
+            effect = _told(d.lines[i - 1].text if guess else line.text)
+            out.append(Link(i, line.said_at, effect, cause))
+            break
     return out
 
 

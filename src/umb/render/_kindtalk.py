@@ -360,7 +360,7 @@ REF: dict[str, str] = {
     "physio": "the physio on my {body_part}",
     "checkup": "the check-up at {clinic}",
     "vet_visit": "{pet_name}'s vet visit",
-    "book_trip": "booking {destination}",
+    "book_trip": "the booking for {destination}",
     "trip": "the trip to {destination}",
     "road_trip": "the road trip to {destination}",
     "purchase": "the {item}",
@@ -400,11 +400,100 @@ def reactions(kind: str) -> tuple[str, ...]:
     return neutral if mood == "neutral" else neutral + P.REACTIONS[mood]
 
 
-#: A sentence tying an event to the one that led to it (``{cause}`` is the cause's REF).
-LINKS = (
-    "It all goes back to {cause}, really.",
-    "That came out of {cause}, by the way.",
-    "None of it would have happened without {cause}.",
-    "You can thank {cause} for that.",
-    "It's the next chapter after {cause}.",
+#: How the character names an earlier event by its kind alone, with its month when one is needed
+#: (``{time}``: `` in March``, or nothing), as people refer back to things a listener already
+#: knows. None states a slot value, so a reader resolves them from the earlier sessions; their
+#: words are none of the summaries' or the questions' (``booked``, ``trip``, ``injury``), so
+#: matching words with the event's telling or the question does not.
+KIND_REF: dict[str, tuple[str, ...]] = {
+    "course_enrol": ("those classes{time}", "signing up for classes{time}"),
+    "certification": ("qualifying{time}", "passing that final assessment{time}"),
+    "job_change": ("changing jobs{time}", "the job switch{time}"),
+    "promotion": ("moving up at work{time}", "that step up at work{time}"),
+    "conference": ("that industry event{time}", "those talks I went to{time}"),
+    "move": ("moving house{time}", "relocating{time}"),
+    "met_someone": ("that chance encounter{time}", "bumping into each other{time}"),
+    "first_date": ("our evening out{time}", "that dinner date{time}"),
+    "start_dating": ("us getting together{time}", "making it official{time}"),
+    "engagement": ("the proposal{time}", "saying yes{time}"),
+    "wedding": ("the big day{time}",),
+    "breakup": ("the split{time}",),
+    "concert": ("that gig{time}",),
+    "race": ("crossing that finish line{time}", "the race{time}"),
+    "book": ("that book I read{time}",),
+    "hobby_change": ("the new hobby{time}",),
+    "injury": ("getting hurt{time}", "my accident{time}"),
+    "physio": ("all that rehab{time}", "finishing rehab{time}"),
+    "checkup": ("that doctor's appointment{time}", "seeing the doctor{time}"),
+    "vet_visit": ("that vet appointment{time}",),
+    "book_trip": ("paying for that holiday{time}", "sorting out the holiday{time}"),
+    "trip": ("that holiday{time}", "my time away{time}", "being away{time}"),
+    "road_trip": ("that long drive{time}",),
+    "purchase": ("that splurge{time}", "what I treated myself to{time}"),
+    "car_breakdown": ("the old motor giving up{time}", "being stranded by the roadside{time}"),
+    "test_drive": ("that spin at the dealer's{time}", "trying cars out at the dealer's{time}"),
+    "car_purchase": ("buying the car{time}", "the car I picked up{time}"),
+    "adopt_pet": ("the adoption{time}", "bringing my little one home{time}"),
+    "volunteering": ("helping out{time}", "lending a hand{time}"),
+    "admin_task": ("that paperwork{time}",),
+    "home_repair": ("the repairs{time}",),
+}
+
+#: Kinds whose :data:`KIND_REF` a listener could take for one another ("that holiday" may be a
+#: road trip, "that splurge" a car): a kind reference must be the only one of its group that
+#: month. Kinds not listed are a group of their own.
+CONFUSABLE: tuple[frozenset[str], ...] = (
+    frozenset(("trip", "road_trip", "joint_weekend")),
+    frozenset(("purchase", "car_purchase")),
+    frozenset(("concert", "joint_concert")),
+    frozenset(("job_change", "promotion")),
+)
+
+
+def ref_group(kind: str) -> frozenset[str]:
+    """The kinds a kind reference to ``kind`` could be taken for (``kind`` itself included)."""
+    return next((g for g in CONFUSABLE if kind in g), frozenset((kind,)))
+
+
+#: A sentence tying an event to the one that led to it, by the mood of the event told (``any``
+#: fits every mood): ``{cause}`` is a reference to the cause, ``{Cause}`` the same capitalised.
+#: Chosen whole, never word-varied, so the audit's cue list (``umb.audit._cues``) can name them.
+LINKS: dict[str, tuple[str, ...]] = {
+    "any": (
+        "It all started with {cause}, really.",
+        "It goes back to {cause}, really.",
+        "That's all down to {cause}, if I'm honest.",
+        "It follows on from {cause}.",
+        "I suppose it all comes from {cause}.",
+        "It wouldn't have happened without {cause}.",
+        "{Cause} is what set it off.",
+    ),
+    "good": (
+        "You can thank {cause} for that.",
+        "{Cause} paid off, in a way.",
+        "I'd never have done it without {cause}.",
+        "It's been on my mind ever since {cause}.",
+    ),
+    "bad": (
+        "Blame {cause} for that.",
+        "It's been one thing after another since {cause}.",
+    ),
+}
+
+#: The friend guessing the cause instead (a question right after the news), and the
+#: character's confirmation (each opens with a word and a comma, which the voice leaves alone).
+ASK_LINKS = (
+    "Is that because of {cause}?",
+    "Was it {cause} that started all this?",
+    "Did {cause} have something to do with it?",
+    "Has this got anything to do with {cause}?",
+    "Is that thanks to {cause}?",
+)
+CONFIRMS = (
+    "Yes, that's where it all started.",
+    "Exactly, yes.",
+    "Yes, you remember!",
+    "Yeah, pretty much.",
+    "Oh, spot on.",
+    "Yeah, that was the start of it.",
 )

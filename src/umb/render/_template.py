@@ -107,7 +107,8 @@ class TemplateRenderer:
             while rng.random() < 0.5 and self.causes[cause_id][0].caused_by:
                 cause_id = self.causes[cause_id][0].caused_by[0]
             cause = self.causes[cause_id]
-        return tell_event(rng, e, facts, phrase, self._other_name(e, ch), cause)
+        told = [ev for ev, _ in self.causes.values()]  # to keep a short reference unambiguous
+        return tell_event(rng, e, facts, phrase, self._other_name(e, ch), cause, told)
 
     def _mood(self, line: Line) -> str:
         """The mood of the news ``line`` ends (neutral unless it tells or recalls an event)."""

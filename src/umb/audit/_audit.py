@@ -31,7 +31,8 @@ BASELINES: Final = {
     "(names, dates and numbers masked)",
     "first_mention": "the first value of the asked attribute stated anywhere in the dialogue",
     "latest_mention": "the last value of the asked attribute stated anywhere in the dialogue",
-    "cue_matching": 'events linked by surface cue words alone ("That came out of …")',
+    "cue_matching": 'events linked by surface cue words alone ("It all started with …", '
+    '"Is that because of …?")',
 }
 """Baseline -> what it sees, in words (the report's table)."""
 

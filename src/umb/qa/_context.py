@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any
 
-from umb.bench import Dialogue, Evidence, Question
+from umb.bench import Dialogue, Evidence, Fact, Question
 from umb.qa._describe import DESCRIPTORS, month
 from umb.world._build import CharacterWorld
 from umb.world._facts import PROFILE_KIND
@@ -21,6 +21,7 @@ class QAContext:
     dialogue: Dialogue
     said: dict[str, list[tuple[str, str, str]]] = field(default_factory=dict)
     """fact id -> [(turn id, session id, session start)] in dialogue order."""
+    _by_id: dict[str, Fact] = field(default_factory=dict, repr=False)
 
     def __post_init__(self) -> None:
         for s in self.dialogue.sessions:
@@ -70,25 +71,45 @@ class QAContext:
         return self.world.facts[e.id]
 
     def evidence(self, events: list[Event], fact_ids: list[str], asked_at: str) -> Evidence:
-        """Evidence with every turn of the first session stating each fact before ``asked_at``.
+        """Evidence: every turn stating an answer fact in a session started before ``asked_at``.
 
-        A fact told across two turns (the interlocutor echoing a value the character just said)
-        lists both; later retellings in other sessions are not evidence.
+        A turn states an answer fact when it carries that fact's id (first telling, the
+        interlocutor's echo, a retelling in a later session) or the id of an equivalent fact:
+        same character, same event, same attribute and value (a "changed from" fact and the
+        slot fact of one job both say the new title). Session ids are those turns' sessions.
         """
         turns: list[str] = []
         sessions: list[str] = []
         for fid in fact_ids:
-            said = [x for x in self.said.get(fid, []) if x[2] < asked_at]
+            said = [x for x in self._restated(fid) if x[2] < asked_at]
             if not said:
                 raise AssertionError(f"fact {fid} is never stated before {asked_at}")
             for turn_id, session_id, _ in said:
-                if session_id != said[0][1]:
-                    continue
                 if turn_id not in turns:
                     turns.append(turn_id)
-            if said[0][1] not in sessions:
-                sessions.append(said[0][1])
+                if session_id not in sessions:
+                    sessions.append(session_id)
         return Evidence(tuple(e.id for e in events), tuple(fact_ids), tuple(sessions), tuple(turns))
+
+    def equivalents(self, fid: str) -> list[str]:
+        """``fid`` and the facts stating the same value of the same attribute of its event."""
+        if not self._by_id:
+            self._by_id = {f.id: f for fs in self.world.facts.values() for f in fs}
+        f = self._by_id.get(fid)
+        if f is None:
+            return [fid]
+        same = [
+            g.id
+            for g in self.world.facts.get(f.event_id, [])
+            if (g.character_id, g.attribute, g.value) == (f.character_id, f.attribute, f.value)
+        ]
+        return same or [fid]
+
+    def _restated(self, fid: str) -> list[tuple[str, str, str]]:
+        """Every telling of ``fid`` or an equivalent fact, in dialogue order."""
+        order = {t.id: i for i, t in enumerate(x for s in self.dialogue.sessions for x in s.turns)}
+        told = [x for g in self.equivalents(fid) for x in self.said.get(g, [])]
+        return sorted(set(told), key=lambda x: order[x[0]])
 
     def question(
         self,

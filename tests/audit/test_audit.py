@@ -100,10 +100,11 @@ def test_bad_input_is_one_line_exit_2(demo_bench: Path, tmp_path: Path) -> None:
     assert run.stderr.strip().count("\n") == 0 and "not a benchmark directory" in run.stderr
     bench = tmp_path / "broken"
     shutil.copytree(demo_bench, bench)
+    lines = (bench / "questions.jsonl").read_text().count("\n")
     with (bench / "questions.jsonl").open("a") as f:
         f.write("{not json\n")
     run = _umb("audit", str(bench))
-    assert run.returncode == 2 and "questions.jsonl:171" in run.stderr
+    assert run.returncode == 2 and f"questions.jsonl:{lines + 1}:" in run.stderr
     assert run.stderr.strip().count("\n") == 0
 
 

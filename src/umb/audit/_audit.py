@@ -167,7 +167,12 @@ def run_audit(
         pool = asked if audited is None else audited
         ranked = sample_dialogues(pool, retrieval_dialogues)
         report["retrieval"] = _retrieval(view.bench, pool if ranked is None else ranked)
-    report["checks"] = checks(figures, floor_figs, scored)
+    floor_of = {s.question_id: s for s in floor}
+    floors = {
+        name: family_figures([floor_of[s.question_id] for s in rows if s.subset], subset_only=True)
+        for name, rows in scored.items()
+    }
+    report["checks"] = checks(figures, floors, scored)
     report["verdict"], report["failures"] = verdict(report["checks"])
     report["thresholds"] = [
         {"baseline": r.baseline, "families": list(r.families or ()) or "all but ABS",

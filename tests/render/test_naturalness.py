@@ -50,8 +50,14 @@ def test_small_preset_reads_like_people_talking(stats: dict[str, Any]) -> None:
 
 
 def test_bm25_recall_is_neither_trivial_nor_impossible(stats: dict[str, Any]) -> None:
-    for family in ("IE", "MSR", "TR", "KU", "MA"):
+    for family in ("IE", "TR", "MA"):
         assert 25 <= stats["bm25_recall_at_5"][family] <= 85, family
+    # Recall@5 is the share of a question's evidence turns in the top 5. A KU question's evidence
+    # holds every telling of each value up to it (about five turns), and an MSR question points
+    # at the chain's first event by kind and month only, its later steps sharing no word with it
+    # by design (multi-hop; LoCoMo's BM25 R@5 there is about 23).
+    for family in ("KU", "MSR"):
+        assert 5 <= stats["bm25_recall_at_5"][family] <= 50, family
 
 
 def _past_after_did(text: str) -> list[str]:

@@ -1,4 +1,11 @@
-"""MA: a question about one slot of an event whose premise states another slot, often wrongly."""
+"""MA: a question about one slot of an event whose premise states another slot, often wrongly.
+
+Both slots must be ones the dialogue states for several events, with this event's values neither
+the first nor the last stated: a reader has to find *this* event, not take the earliest or the
+most recent value of the slot (primacy or recency must not answer it). A false premise names
+the slot's first or last stated value, which belongs to another event: the misattribution a
+reader that confuses events, or leans on primacy or recency, would accept.
+"""
 
 from __future__ import annotations
 
@@ -7,59 +14,56 @@ import random
 from umb.bench import Question
 from umb.qa._context import QAContext
 from umb.qa._slots import MONEY, SLOT_QUESTIONS, candidates
-from umb.world import _vocab as V
+from umb.qa._state import stated_values
 
-#: Slots a premise can get wrong, with the pool a wrong value is drawn from.
-PREMISE_POOLS: dict[str, tuple[str, ...]] = {
-    "colour": V.COLOURS,
-    "destination": V.DESTINATIONS,
-    "restaurant": V.RESTAURANTS,
-    "band": V.BANDS,
-    "venue": V.VENUES,
-    "clinic": V.CLINICS,
-    "doctor": V.DOCTORS,
-    "pet_name": V.PET_NAMES,
-    "dish": V.DISHES,
-    "store": V.STORES,
-}
+#: Slots a premise can name (besides money): ones whose wrong value reads as a plain mix-up.
+PREMISE_SLOTS = frozenset(
+    {"colour", "destination", "restaurant", "band", "venue", "clinic", "doctor", "pet_name"}
+    | {"dish", "store"}
+)
 PREMISES = (
     "Given that the {label} of {desc} was {value}, what was its {asked}?",
     "Since the {label} of {desc} was {value}, what was its {asked}?",
 )
 
 
-def _wrong(rng: random.Random, slot: str, value: str) -> str | None:
-    if MONEY.match(value):
-        amount = int(value[1:].replace(",", ""))
-        return f"${int(amount * rng.choice((1.5, 2, 0.5))) // 5 * 5:,}"
-    pool = [x for x in PREMISE_POOLS.get(slot, ()) if x.lower() != value.lower()]
-    return rng.choice(pool) if pool else None
+def _ends(said: list[str]) -> list[str]:
+    """The first and the last stated value of a slot (one if they are the same)."""
+    return list(dict.fromkeys(said[:1] + said[-1:]))
+
+
+def _inside(value: str, said: list[str]) -> bool:
+    """Whether ``value`` is stated for the slot and is neither its first nor its last value."""
+    return value in said and value not in _ends(said)
 
 
 def ma_questions(ctx: QAContext, rng: random.Random, n: int) -> list[Question]:
     """False premises (two of every three) and true-premise controls."""
     out: list[Question] = []
     used: set[str] = set()
+    said = stated_values(ctx)
     for e, slot, desc in candidates(ctx, rng):
         if (
             len(out) == n
             or e.id in used
-            or (slot not in PREMISE_POOLS and not MONEY.match(e.slots[slot]))
+            or (slot not in PREMISE_SLOTS and not MONEY.match(e.slots[slot]))
+            or not _inside(e.slots[slot], said.get(slot, []))
         ):
             continue
         asked = [
             s
             for s in e.slots
-            if s in SLOT_QUESTIONS and s != slot and e.slots[s].lower() not in desc.lower()
+            if s in SLOT_QUESTIONS
+            and s != slot
+            and e.slots[s].lower() not in desc.lower()
+            and _inside(e.slots[s], said.get(s, []))
         ]
         if not asked:
             continue
         asked_slot = rng.choice(asked)
         true_value, answer = e.slots[slot], e.slots[asked_slot]
         false_premise = len(out) % 3 != 2
-        premise_value = _wrong(rng, slot, true_value) if false_premise else true_value
-        if premise_value is None:
-            continue
+        premise_value = rng.choice(_ends(said[slot])) if false_premise else true_value
         label = slot.replace("_", " ")
         query = rng.choice(PREMISES).format(
             label=label, desc=desc, value=premise_value, asked=asked_slot.replace("_", " ")

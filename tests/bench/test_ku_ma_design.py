@@ -1,29 +1,29 @@
-"""KU asks between two changes, MA about an event inside its slot's stated values: neither the
-first nor the last value said in the dialogue answers them."""
+"""KU and MA design, checked from the files alone (world timelines, facts, turns' fact ids).
+
+- KU: the gold is the attribute's value at ``asked_at``, a later value exists, and no evidence
+  turn lies in a session starting at or after ``asked_at``.
+- MA: both slots' values are stated for the character but are neither the first nor the last
+  value the dialogue states for that slot (primacy or recency cannot answer).
+"""
 
 from __future__ import annotations
 
 import pytest
 
-from umb.bench import Benchmark
+from umb.bench import Benchmark, Dialogue, Fact
 from umb.pipeline._generate import generate, resolve_config
 
 
 @pytest.fixture(scope="module")
-def small(tmp_path_factory: pytest.TempPathFactory) -> Benchmark:
-    out = tmp_path_factory.mktemp("kuma") / "small"
+def small_bench(tmp_path_factory: pytest.TempPathFactory) -> Benchmark:
+    out = tmp_path_factory.mktemp("small") / "small"
     generate(resolve_config("small"), out)
     return Benchmark.open(out)
 
 
-def _stated(bench: Benchmark, dialogue_id: str, before: str | None = None) -> dict[str, list[str]]:
-    """Attribute -> the character's values in the order the dialogue states them."""
-    facts = bench.facts
-    d = next(iter(bench.iter_dialogues(only={dialogue_id})))
+def _stated(d: Dialogue, facts: dict[str, Fact]) -> dict[str, list[str]]:
     out: dict[str, list[str]] = {}
     for s in d.sessions:
-        if before is not None and s.started_at >= before:
-            break
         for t in s.turns:
             for fid in t.fact_ids:
                 f = facts.get(fid)
@@ -32,29 +32,30 @@ def _stated(bench: Benchmark, dialogue_id: str, before: str | None = None) -> di
     return out
 
 
-def test_ku_gold_is_the_value_at_asked_at_and_a_later_one_follows(small: Benchmark) -> None:
-    timelines = small.world["timelines"]
-    ku = [q for q in small.questions if q.family == "KU"]
-    assert len(ku) >= 80
+def test_ku_gold_is_the_value_at_asked_time(small_bench: Benchmark) -> None:
+    timelines = small_bench.world["timelines"]
+    dialogues = {d.id: d for d in small_bench.iter_dialogues()}
+    ku = [q for q in small_bench.questions if q.family == "KU"]
+    assert len(ku) > 50
     for q in ku:
-        owner = q.evidence.fact_ids[0].split("/")[1]
-        timeline = timelines[owner][q.meta["attribute"]]
-        holding = [p for p in timeline if p["at"] < q.asked_at][-1]
-        assert q.gold["latest_state"] == holding["value"], q.id
-        assert q.gold["deprecated_state"] in q.meta["deprecated_values"], q.id
-        later = _stated(small, q.dialogue_id)[q.meta["attribute"]]
-        seen = _stated(small, q.dialogue_id, q.asked_at)[q.meta["attribute"]]
-        # What the dialogue says after the question changes the value: recency cannot answer.
-        assert later[-1] != q.gold["latest_state"] and later[0] != q.gold["latest_state"], q.id
-        assert q.gold["latest_state"] in seen, q.id  # (a reminiscence may restate an older value)
+        d = dialogues[q.dialogue_id]
+        points = timelines[d.character_id][q.meta["attribute"]]
+        current = [p for p in points if p["at"] < q.asked_at]
+        assert q.gold["latest_state"] == current[-1]["value"], q.id
+        assert len(current) < len(points), q.id  # a later value exists
+        start = {t.id: s.started_at for s in d.sessions for t in s.turns}
+        assert all(start[t] < q.asked_at for t in q.evidence.turn_ids), q.id
 
 
-def test_ma_asks_about_an_event_inside_its_slots_stated_values(small: Benchmark) -> None:
-    ma = [q for q in small.questions if q.family == "MA"]
-    assert len(ma) >= 200
+def test_ma_slots_are_neither_first_nor_last_stated(small_bench: Benchmark) -> None:
+    dialogues = {d.id: d for d in small_bench.iter_dialogues()}
+    ma = [q for q in small_bench.questions if q.family == "MA"]
+    assert len(ma) > 200
     for q in ma:
-        said = _stated(small, q.dialogue_id)
-        for slot, value in ((q.meta["slot"], q.meta["true_value"]),
-                            (q.meta["asked_slot"], q.gold["final_answer"])):  # fmt: skip
+        said = _stated(dialogues[q.dialogue_id], small_bench.facts)
+        for slot, value in (
+            (q.meta["asked_slot"], q.gold["final_answer"]),
+            (q.meta["slot"], q.meta["true_value"]),
+        ):
             values = said[slot]
-            assert value in values and value not in (values[0], values[-1]), (q.id, slot)
+            assert value in values and value not in (values[0], values[-1]), q.id

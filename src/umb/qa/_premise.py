@@ -18,8 +18,8 @@ from umb.qa._state import stated_values
 
 #: Slots a premise can name (besides money): ones whose wrong value reads as a plain mix-up.
 PREMISE_SLOTS = frozenset(
-    {"colour", "destination", "restaurant", "band", "venue", "clinic", "doctor", "pet_name"}
-    | {"dish", "store"}
+    ("colour", "destination", "restaurant", "band", "venue", "clinic", "doctor", "pet_name")
+    + ("dish", "store")
 )
 PREMISES = (
     "Given that the {label} of {desc} was {value}, what was its {asked}?",

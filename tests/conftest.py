@@ -26,6 +26,15 @@ def demo_bench(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 @pytest.fixture(scope="session")
+def first_dialogue(demo_bench: Path) -> int:
+    """How many of the demo's first questions are D0001's: a ``limit`` that runs one dialogue."""
+    from umb.bench import Benchmark
+
+    ids = [q.dialogue_id for q in Benchmark.open(demo_bench).questions]
+    return ids.index(next(d for d in ids if d != ids[0]))
+
+
+@pytest.fixture(scope="session")
 def _openai_server_process() -> Iterator[OpenAIServer]:
     from umb.testing import running_server
 

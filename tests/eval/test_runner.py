@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from umb._errors import ConfigError, DataError
-from umb.bench import Dialogue, Evidence, Interlocutor, Question, Session, Turn
+from umb.bench import Benchmark, Dialogue, Evidence, Interlocutor, Question, Session, Turn
 from umb.bench._write import write_benchmark
 from umb.families import FAMILIES
 from umb.memory import MemorySystem, RetrievedContext, memory_system_names, register_memory_system
@@ -117,10 +117,13 @@ RECORD_FIELDS = {
 }  # fmt: skip
 
 
-def test_records_hold_the_documented_fields(offline_run: dict[str, Any]) -> None:
+def test_records_hold_the_documented_fields(
+    offline_run: dict[str, Any], demo_bench: Path
+) -> None:
     records = _records(offline_run["out"])
-    assert len(records) == offline_run["records"] == 3 * 170
-    assert offline_run["usage"]["answerer"]["requests"] == 3 * 170
+    n = len(Benchmark.open(demo_bench).questions)
+    assert len(records) == offline_run["records"] == 3 * n
+    assert offline_run["usage"]["answerer"]["requests"] == 3 * n
     assert offline_run["models"] == {"answerer": "offline", "judge": None, "extractor": "offline"}
     for r in records:
         assert set(r) == RECORD_FIELDS

@@ -46,6 +46,7 @@ def test_umb_run_generates_evaluates_and_reports(tmp_path: Path) -> None:
         assert f"\n{system} " in result.output
     assert (tmp_path / "demo" / "report" / "index.html").exists()
     results = json.loads((tmp_path / "demo" / "run" / "results.json").read_text())
-    assert results["complete"] is True and results["records"] == 6 * 170
+    n = (tmp_path / "demo" / "bench" / "questions.jsonl").read_text().count("\n")
+    assert results["complete"] is True and results["records"] == 6 * n
     again = CliRunner().invoke(cli, ["run", "--out", str(tmp_path / "demo"), "--no-progress"])
     assert "(reused)" in again.output and "(0 new records)" in again.output

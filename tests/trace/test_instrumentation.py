@@ -19,7 +19,6 @@ from umb.trace import Trace, answer_var, context_var, judgement_var, read_trace,
 
 SYSTEMS = ("full_context", "no_context", "oracle_evidence", "rag_bm25", "rag_dense",
            "rag_hybrid", "mem0_style", "summary")  # fmt: skip
-FIRST_DIALOGUE = 17  # the demo's first 17 questions are those of D0001
 
 READ_PATH = {"retrieve", "answer", "score"}
 WRITE_PATH = {
@@ -50,10 +49,10 @@ WAY = {
 
 
 @pytest.fixture(scope="module")
-def run(demo_bench: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
+def run(demo_bench: Path, first_dialogue: int, tmp_path_factory: pytest.TempPathFactory) -> Path:
     out = tmp_path_factory.mktemp("traced") / "run"
-    run_eval(RunConfig(bench=demo_bench, out=out, systems=SYSTEMS, limit=FIRST_DIALOGUE),
-             progress=False)  # fmt: skip
+    config = RunConfig(bench=demo_bench, out=out, systems=SYSTEMS, limit=first_dialogue)
+    run_eval(config, progress=False)
     return out
 
 
@@ -79,7 +78,11 @@ def test_each_system_has_its_own_trace(run: Path) -> None:
 
 @pytest.mark.parametrize("system", SYSTEMS)
 def test_operations_follow_the_vocabulary(
-    run: Path, system: str, dialogue: Dialogue, records: dict[tuple[str, str], dict[str, Any]]
+    run: Path,
+    system: str,
+    dialogue: Dialogue,
+    records: dict[tuple[str, str], dict[str, Any]],
+    first_dialogue: int,
 ) -> None:
     trace = _trace(run, system)
     names = {o.name for o in trace.ops}
@@ -97,7 +100,7 @@ def test_operations_follow_the_vocabulary(
         assert trace.value(trace.node(turn_var(s.turns[0].id))) == s.turns[0].text
     # Each question: retrieve, answer, score, in its own scope, named in its record.
     questions = {o.question_id for o in trace.ops if o.question_id}
-    assert len(questions) == FIRST_DIALOGUE
+    assert len(questions) == first_dialogue
     for qid in questions:
         ops = trace.question_ops(qid)
         assert [o.name for o in ops] == ["retrieve", "answer", "score"]
@@ -171,7 +174,11 @@ def test_no_trace_writes_no_trace(demo_bench: Path, tmp_path: Path) -> None:
 
 
 def test_judge_votes_are_operations_inside_the_score(
-    demo_bench: Path, tmp_path: Path, openai_server: OpenAIServer, monkeypatch: pytest.MonkeyPatch
+    demo_bench: Path,
+    first_dialogue: int,
+    tmp_path: Path,
+    openai_server: OpenAIServer,
+    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     monkeypatch.setenv("OPENAI_API_KEY", "sk-test")
     openai_server.control(default_reply=json.dumps({"verdict": "partial", "reason": "half"}))
@@ -179,7 +186,7 @@ def test_judge_votes_are_operations_inside_the_score(
     config = RunConfig(bench=demo_bench, out=out, systems=("oracle_evidence",), model="oracle",
                        judge="openai/umb-test",
                        options=ModelOptions(base_url=openai_server.base_url),
-                       limit=FIRST_DIALOGUE, scoring=ScoringOptions(judge_votes=2))  # fmt: skip
+                       limit=first_dialogue, scoring=ScoringOptions(judge_votes=2))  # fmt: skip
     run_eval(config, progress=False)
     trace = _trace(out, "oracle_evidence")
     judged = [r for r in read_records(out / "records.jsonl") if r["judge_model"]]

@@ -28,11 +28,15 @@ SYSTEMS = ("rag_bm25", "mem0_style")
 
 
 @pytest.fixture(scope="module")
-def run(demo_bench: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
+def run(demo_bench: Path, first_dialogue: int, tmp_path_factory: pytest.TempPathFactory) -> Path:
     out = tmp_path_factory.mktemp("trace-cli") / "run"
     # top_k 1 leaves rag_bm25 questions whose evidence it never retrieves, to trace.
     config = RunConfig(
-        bench=demo_bench, out=out, systems=SYSTEMS, limit=17, memory=MemoryConfig(top_k=1)
+        bench=demo_bench,
+        out=out,
+        systems=SYSTEMS,
+        limit=first_dialogue,
+        memory=MemoryConfig(top_k=1),
     )
     evaluate(config, progress=False)
     return out

@@ -7,6 +7,7 @@ and retried, the broken reply retried, and the result validate.
 
 from __future__ import annotations
 
+import json
 import shutil
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -168,8 +169,13 @@ def test_render_audits_repairs_and_validates(
     dropped = sum(manifest["counts"]["questions_dropped_per_family"].values())
     assert len(rendered) == len(template) - dropped
     turns = {t.id: t for d in Benchmark.open(out).iter_dialogues() for t in d.turns()}
-    for qid, q in rendered.items():
-        assert (q.query, q.gold) == (template[qid].query, template[qid].gold)
+    # Questions are derived again from what the rendered dialogue tells: KU's sampler may fill a
+    # dropped question's place with another attribute change (ids renumber), nothing else moves.
+    said = {(t.family, t.query, json.dumps(t.gold, sort_keys=True)) for t in template.values()}
+    new = [q for q in rendered.values()
+           if (q.family, q.query, json.dumps(q.gold, sort_keys=True)) not in said]  # fmt: skip
+    assert all(q.family == "KU" for q in new) and len(new) <= dropped, new
+    for q in rendered.values():
         assert sc.lost.id not in q.evidence.fact_ids
         assert all(tid in turns for tid in q.evidence.turn_ids)
         stated = {f for tid in q.evidence.turn_ids for f in turns[tid].fact_ids}

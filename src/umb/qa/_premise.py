@@ -5,6 +5,9 @@ the first nor the last stated: a reader has to find *this* event, not take the e
 most recent value of the slot (primacy or recency must not answer it). A false premise names
 the slot's first or last stated value, which belongs to another event: the misattribution a
 reader that confuses events, or leans on primacy or recency, would accept.
+
+False premises and true-premise controls alternate from a seeded start, so each is half of the
+family: with two false premises in three, "the premise is wrong" alone earned a third of MA.
 """
 
 from __future__ import annotations
@@ -38,8 +41,9 @@ def _inside(value: str, said: list[str]) -> bool:
 
 
 def ma_questions(ctx: QAContext, rng: random.Random, n: int) -> list[Question]:
-    """False premises (two of every three) and true-premise controls."""
+    """False premises and true-premise controls, alternating from a seeded start."""
     out: list[Question] = []
+    first_false = rng.random() < 0.5
     used: set[str] = set()
     said = stated_values(ctx)
     for e, slot, desc in candidates(ctx, rng):
@@ -62,7 +66,7 @@ def ma_questions(ctx: QAContext, rng: random.Random, n: int) -> list[Question]:
             continue
         asked_slot = rng.choice(asked)
         true_value, answer = e.slots[slot], e.slots[asked_slot]
-        false_premise = len(out) % 3 != 2
+        false_premise = (len(out) % 2 == 0) == first_false
         premise_value = rng.choice(_ends(said[slot])) if false_premise else true_value
         label = slot.replace("_", " ")
         query = rng.choice(PREMISES).format(

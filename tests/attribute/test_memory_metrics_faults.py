@@ -31,10 +31,6 @@ from umb.memory._text import split_sentences
 from umb.trace import Trace
 
 DIALOGUES = 2
-KNOWN_GAP = (
-    "since evidence lists every retelling (not only the first telling), a fault's turns include "
-    "differently worded retellings; the metrics' cascade bookkeeping does not follow them yet"
-)
 
 
 @pytest.fixture(scope="module")
@@ -85,20 +81,32 @@ def _passes(
 
 
 def _blinded_source(
-    trace: Trace, node_id: str, fault: Fault, value: str, turns: dict[str, str]
+    trace: Trace,
+    node_id: str,
+    fault: Fault,
+    value: str,
+    turns: dict[str, str],
+    *,
+    restated_elsewhere_keeps: bool = True,
 ) -> bool:
     """Whether the unit holds ``value`` only in sentences written from a blinded one: its
     source turns include a blinded turn, no other source turn (nor a blinded turn's surviving
     sentences) states the value (a look-alike event told in the same session), and each of
     its sentences stating the value states the fault's fact too (a summary holds many facts,
-    one sentence each)."""
+    one sentence each).
+
+    Without ``restated_elsewhere_keeps``, another source turn stating the value does not count:
+    a summary keeps a few sentences per session, so a fact held only in a blinded sentence may
+    be lost with it even where an unblinded turn also states it (the summariser picks another).
+    """
     identity, version = node_id.rsplit("@", 1)
     node = trace.node(identity, int(version))
     assert node.writer is not None
     sources = trace.op(node.writer).attrs.get("source_turn_ids") or ()
     if not set(sources) & set(fault.turn_ids):
         return False
-    if any(states(turns[t], need_of(value)) for t in sources if t not in fault.turn_ids):
+    others = [t for t in sources if t not in fault.turn_ids]
+    if restated_elsewhere_keeps and any(states(turns[t], need_of(value)) for t in others):
         return False
     # Blinding drops the sentences stating the fault's fact; one stating the value otherwise (a
     # retelling in other words) stays, and the unit may still be written from it.
@@ -110,9 +118,7 @@ def _blinded_source(
     return bool(holding) and all(states(s, fault.need) for s in holding)
 
 
-@pytest.mark.parametrize(
-    "system", ["mem0_style", pytest.param("summary", marks=pytest.mark.xfail(reason=KNOWN_GAP))]
-)
+@pytest.mark.parametrize("system", ["mem0_style", "summary"])
 def test_extraction_fault_lowers_recall_by_exactly_the_blinded_facts(
     harness: Harness, gold: tuple[Benchmark, GoldIndex], system: str
 ) -> None:
@@ -124,11 +130,17 @@ def test_extraction_fault_lowers_recall_by_exactly_the_blinded_facts(
     for fault, trace, _ in passes:
         did = fault.question.dialogue_id
         before, after = base[did]["detail"], _rows(trace, gold)[did]["detail"]
-        blinded = {fid for fid, e in before["extracted"].items()
-                   if all(_blinded_source(base_trace, u, fault, facts[fid].value, turns)
-                          for u in e["units"])}  # fmt: skip
+
+        def blinded_facts(keeps: bool) -> set[str]:
+            return {fid for fid, e in before["extracted"].items()
+                    if all(_blinded_source(base_trace, u, fault, facts[fid].value, turns,
+                                           restated_elsewhere_keeps=keeps)
+                           for u in e["units"])}  # fmt: skip
+
+        blinded = blinded_facts(True)
         newly = set(after["missed"]) - set(before["missed"])
-        cascade = newly - blinded
+        # A summary may lose a fact restated in an unblinded turn it does not pick.
+        cascade = newly - blinded_facts(system != "summary")
         assert blinded <= newly, (fault.need, blinded - newly)
         assert cascade <= set(after["missed_removed_by"]), (fault.need, cascade)
         gained = set(before["missed"]) - set(after["missed"])
@@ -144,9 +156,7 @@ def test_extraction_fault_lowers_recall_by_exactly_the_blinded_facts(
     assert lowered >= 1
 
 
-@pytest.mark.parametrize(
-    "kind", [pytest.param("update", marks=pytest.mark.xfail(reason=KNOWN_GAP)), "deletion"]
-)
+@pytest.mark.parametrize("kind", ["update", "deletion"])
 def test_update_and_deletion_faults_show_in_omissions_and_updates(
     harness: Harness, gold: tuple[Benchmark, GoldIndex], kind: str
 ) -> None:
@@ -162,7 +172,12 @@ def test_update_and_deletion_faults_show_in_omissions_and_updates(
     for fault, trace, op_ids in passes:
         did = fault.question.dialogue_id
         before, after = base[did]["detail"], _rows(trace, gold)[did]["detail"]
-        assert set(after["missed"]) == set(before["missed"]), fault.need  # extraction untouched
+        # Extraction is untouched; a corrupted unit no longer absorbs a later restatement of
+        # the fact as a duplicate, so that restatement may be stored (and its fact found).
+        gained = set(before["missed"]) - set(after["missed"])
+        assert set(after["missed"]) <= set(before["missed"]), fault.need
+        assert all(states(gold[1].facts[f].value, fault.need) for f in gained), (fault.need, gained)
+        touched = [*fault.need.values, *(gold[1].facts[f].value for f in gained)]
         old = {o["fact_id"] for o in before["omissions"]}
         new = [o for o in after["omissions"] if o["fact_id"] not in old]
         for o in new:
@@ -184,7 +199,9 @@ def test_update_and_deletion_faults_show_in_omissions_and_updates(
                     o["session_id"] for o in new}:  # fmt: skip
                 assert u["outcome"] not in ("updated", was["outcome"]), (fault.need, u, was)
                 changed_updates += 1
-            elif not hit:
+            elif not hit and not any(u["old"] and u["old"] in text for text in touched):
+                # An update from a value the corrupted memory (or a restatement stored since)
+                # held finds other memories saying it than before.
                 assert u["outcome"] == was["outcome"] or u["session_id"] in {
                     o["session_id"] for o in new}, (fault.need, u, was)  # fmt: skip
     assert omitted >= 2

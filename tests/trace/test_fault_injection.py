@@ -25,10 +25,6 @@ def report(demo_bench: Path, tmp_path_factory: pytest.TempPathFactory) -> FaultR
     return run_fault_injection_sync(demo_bench, work, per_cell=4, dialogues=4, seed=1)
 
 
-@pytest.mark.xfail(
-    reason="0.93 since evidence lists every retelling: a need carried only by a differently "
-    "worded first telling is blamed on the retelling's extraction (see docs/tracing.md)"
-)
 def test_attribution_finds_the_injected_type_and_operation(report: FaultReport) -> None:
     effective = report.effective
     assert len(effective) >= 55

@@ -85,7 +85,18 @@ class Carriers:
         # A version with no recorded ancestry (an instrumentation gap) is judged by value alone.
         if ancestry and not derived:
             return False
-        return self.matcher.states(self.view.text(key), self.need, ask=derived)
+        text = self.view.text(key)
+        # A verbatim copy of a carrier turn (a RAG unit) holds what the turn says, even where
+        # the turn was admitted on its keys alone ("joined the watercolour painting club").
+        if derived and any(q and q in text for q in map(self._turn_text, ancestry & self.turns)):
+            return True
+        return self.matcher.states(text, self.need, ask=derived)
+
+    def _turn_text(self, identity: str) -> str:
+        try:
+            return self.view.text(self.view.trace.node(identity).key)
+        except KeyError:
+            return ""
 
     def stale(self, key: NodeKey) -> bool:
         """A live version stating a superseded value of the fact and not the fact."""

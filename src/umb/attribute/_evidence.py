@@ -11,7 +11,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any, Protocol
 
-from umb.attribute._facts import Need, overlaps, states
+from umb.attribute._facts import Need, overlaps, paraphrase_echo, states
 from umb.attribute._graph import SystemView
 from umb.trace._ids import turn_var
 
@@ -93,6 +93,24 @@ def _same_fact_turns(inputs: QuestionInputs) -> list[str]:
     return list(dict.fromkeys(before))
 
 
+def _with_echoes(
+    inputs: QuestionInputs, view: SystemView | None, need: Need, stating: list[str]
+) -> Need:
+    """``need`` with the words each paraphrasing turn of the fact keeps (see
+    :func:`~umb.attribute._facts.paraphrase_echo`): the question's evidence turns and the
+    dialogue's turns tagged with the same fact that do not quote it."""
+    echoes = []
+    for t in dict.fromkeys([*need.turn_ids, *_same_fact_turns(inputs)]):
+        if t in stating:
+            continue
+        echo = paraphrase_echo(_turn_text(inputs, view, t), need)
+        if echo is not None:
+            echoes.append(echo)
+    if not echoes:
+        return need
+    return replace(need, echoes=tuple(dict.fromkeys((*need.echoes, *echoes))))
+
+
 def find_evidence(
     inputs: QuestionInputs, need: Need, matcher: Matcher, view: SystemView | None = None
 ) -> tuple[Need, list[str], str | None]:
@@ -128,6 +146,9 @@ def find_evidence(
     if not stating:
         where = ", ".join(need.turn_ids) or "(none given)"
         return need, [], f"the evidence turns {where} do not state the {need.label} {need.shown!r}"
+    if need.mode != "trace":
+        need = _with_echoes(inputs, view, need, stating)
+        stating += [t for t, x in texts.items() if t not in stating and states(x, need)]
     starts = inputs.turn_starts or {}
     if q.asked_at and all(t in starts and starts[t] >= q.asked_at for t in stating):
         return (

@@ -48,6 +48,10 @@ class Need:
     """The question's evidence turns for this fact (narrowed to those stating it later)."""
     stale: tuple[str, ...] = ()
     """Superseded values (KU): a memory stating one of them and not the fact is stale."""
+    echoes: tuple[str, ...] = ()
+    """The words of a value that a paraphrasing evidence turn keeps ("caught Saltwater Choir at
+    the Apollo" for "saw Saltwater Choir live at the Apollo"): a text with every one of them
+    states the fact as that turn did (see :func:`paraphrase_echo`)."""
     mode: str = "exact"
     """How a text states it: ``exact`` (a value as contiguous tokens), ``words`` (every content
     word of a value, in any order) or ``trace`` (no matching: followed from its turns)."""
@@ -118,9 +122,11 @@ def states(text: str, need: Need, *, loose: bool = False) -> bool:
     if not text:
         return False
     if need.mode == "words":
-        return any(covers(text, v) for v in need.values)
+        return any(covers(text, v) for v in (*need.values, *need.echoes))
     hay = _padded(text)
     if any(_has(hay, v) for v in need.values):
+        return True
+    if any(covers(text, e) for e in need.echoes):
         return True
     if not loose or len(need.keys) < KEYS_NEEDED:
         return False
@@ -142,6 +148,27 @@ def content_words(text: str) -> frozenset[str]:
         for t in tokens(text)
         if t not in _FUNCTION_WORDS
     )
+
+
+ECHO_WORDS = 2
+"""A paraphrase must keep at least this many content words of a value, and half of them."""
+
+
+def paraphrase_echo(text: str, need: Need) -> str | None:
+    """The content words of one of ``need``'s values that ``text`` keeps, if it keeps enough.
+
+    Dialogues retell an event in other words; a turn the benchmark tags with the fact but that
+    does not quote it still names its distinctive words. What the turn keeps is what a memory
+    derived from it can keep, so attribution matches those words instead of the quote.
+    """
+    said = content_words(text)
+    best: frozenset[str] = frozenset()
+    for value in need.values:
+        wanted = content_words(value)
+        kept = wanted & said
+        if len(kept) >= ECHO_WORDS and 2 * len(kept) >= len(wanted) and len(kept) > len(best):
+            best = kept
+    return " ".join(sorted(best)) if best else None
 
 
 def covers(text: str, value: str) -> bool:

@@ -25,6 +25,14 @@ def _rewrite(bench: Path, edit: object) -> None:
     path.write_text("".join(json.dumps(edit(r)) + "\n" for r in rows))  # type: ignore[operator]
 
 
+def _same_ie_gold(r: dict) -> dict:
+    """Every IE gold the same: the template gives it away."""
+    if r["family"] == "IE":
+        r["gold"]["answer"] = "the lighthouse"
+        r["meta"]["aliases"] = []
+    return r
+
+
 def test_loo_majority_never_sees_its_own_gold() -> None:
     # Template t: golds a, b, b, b. The lone "a" gets "b"; each "b" sees two other "b"s
     # (never itself); u's only question has no other to learn from.
@@ -53,13 +61,7 @@ def test_planted_shortcut_fails_naming_the_family(demo_bench: Path, tmp_path: Pa
     bench = tmp_path / "planted"
     shutil.copytree(demo_bench, bench)
 
-    def plant(r: dict) -> dict:  # every IE gold is the same: the template gives it away
-        if r["family"] == "IE":
-            r["gold"]["answer"] = "the lighthouse"
-            r["meta"]["aliases"] = []
-        return r
-
-    _rewrite(bench, plant)
+    _rewrite(bench, _same_ie_gold)
     run = _umb("audit", str(bench), "--no-retrieval")
     assert run.returncode == 1, run.stderr
     assert "template_prior on IE" in run.stdout
@@ -87,8 +89,9 @@ def test_audit_json_structure(demo_bench: Path, tmp_path: Path) -> None:
     assert set(report["baselines"]["cue_matching"]["families"]) == {"MSR", "ES"}
     assert set(report["retrieval"]["bm25_recall_at_5"]) <= {"IE", "MSR", "ES", "TR", "KU", "MA"}
     for check in report["checks"]:
-        assert check["passed"] == (check["value"] <= check["max"])
-        assert check["passed"] or 1 <= len(check["examples"]) <= 3
+        assert check["over"] == (check["value"] > check["max"])
+        assert check["passed"] == (not check["over"] or check["ci95"][0] <= check["max"])
+        assert not check["over"] or 1 <= len(check["examples"]) <= 3
     assert (report["verdict"] == "failed") == bool(report["failures"]) == (run.returncode == 1)
     again = _umb("audit", str(demo_bench), "--out", str(out))
     assert again.returncode == 2 and "--force" in again.stderr
@@ -111,10 +114,10 @@ def test_bad_input_is_one_line_exit_2(demo_bench: Path, tmp_path: Path) -> None:
 def test_gate_records_the_audit_and_keeps_the_records(demo_bench: Path, tmp_path: Path) -> None:
     out = tmp_path / "gated"
     run = _umb("generate", "--out", str(out), "--no-progress")
-    assert run.returncode == 0, run.stderr  # the presets fail today: recorded, not fatal
+    assert run.returncode == 0, run.stderr
     manifest = json.loads((out / "manifest.json").read_text())
     record = manifest["audit"]
-    assert record["verdict"] in ("passed", "failed") and "audit:" in run.stdout
+    assert record["verdict"] == "passed" and "audit: passed" in run.stdout
     assert set(record["baselines"]) >= {"template_prior", "cue_matching"}
     for name in ("world.json", "dialogues.jsonl", "questions.jsonl", "facts.jsonl"):
         assert filecmp.cmp(out / name, demo_bench / name, shallow=False), name
@@ -123,13 +126,38 @@ def test_gate_records_the_audit_and_keeps_the_records(demo_bench: Path, tmp_path
     assert _umb("validate", str(out)).returncode == 0
 
 
-def test_no_audit_and_strict(tmp_path: Path) -> None:
+def test_no_audit_skips_the_gate(tmp_path: Path) -> None:
     skipped = _umb("generate", "--characters", "3", "--out", str(tmp_path / "a"), "--no-audit")
     assert skipped.returncode == 0 and "audit: skipped" in skipped.stdout
     assert "audit" not in json.loads((tmp_path / "a" / "manifest.json").read_text())
-    strict = _umb("generate", "--out", str(tmp_path / "s"), "--audit-strict", "--no-progress")
-    verdict = json.loads((tmp_path / "s" / "manifest.json").read_text())["audit"]["verdict"]
-    assert strict.returncode == (1 if verdict == "failed" else 0)
+
+
+def test_a_failed_gate_exits_1_and_keeps_the_benchmark(demo_bench: Path, tmp_path: Path) -> None:
+    planted = tmp_path / "planted"
+    shutil.copytree(demo_bench, planted)
+    _rewrite(planted, _same_ie_gold)
+    out = tmp_path / "merged"
+    run = _umb("merge", str(planted), "--out", str(out))  # merge gates as generate does
+    assert run.returncode == 1, run.stderr
+    assert "audit: failed" in run.stdout and "template_prior on IE" in run.stdout
+    assert "is written" in run.stderr and "Traceback" not in run.stderr
+    record = json.loads((out / "manifest.json").read_text())["audit"]
+    assert record["verdict"] == "failed"
+    assert [(f["baseline"], f["family"]) for f in record["failures"]] == [("template_prior", "IE")]
+    assert _umb("validate", str(out)).returncode == 0  # nothing written is lost
+
+
+def test_an_excess_within_noise_is_reported_not_failed(tmp_path: Path) -> None:
+    # Eight characters: two KU golds of one wording happen to be the same job, so the
+    # template prior's KU mean is over 5 % on nine questions, but its interval reaches 0.
+    run = _umb("generate", "--characters", "8", "--out", str(tmp_path / "b"), "--no-progress")
+    assert run.returncode == 0, run.stderr
+    record = json.loads((tmp_path / "b" / "manifest.json").read_text())["audit"]
+    assert record["verdict"] == "passed" and not record["failures"]
+    assert record["over_within_noise"]
+    for over in record["over_within_noise"]:
+        assert over["value"] > over["max"] >= over["ci95"][0]
+        assert over["baseline"] in run.stdout
 
 
 def test_merge_gates_to_the_one_shot_bytes(tmp_path: Path) -> None:

@@ -53,12 +53,7 @@ from umb.pipeline import generate as generate_benchmark
     "audit",
     default=True,
     show_default=True,
-    help="Run the shortcut audit (all but retrieval) and record it in the manifest.",
-)
-@click.option(
-    "--audit-strict",
-    is_flag=True,
-    help="Exit 1 when the audit fails (by default it is recorded and printed only).",
+    help="Audit the shortcuts (all but retrieval) into the manifest; exit 1 if a check fails.",
 )
 @llm_render_options
 def generate(
@@ -79,7 +74,6 @@ def generate(
     ray_address: str | None,
     ray_dashboard: bool,
     audit: bool,
-    audit_strict: bool,
     **llm: Any,
 ) -> None:
     """Generate a benchmark (world, questions, dialogues) from a seed."""
@@ -122,11 +116,15 @@ def generate(
         if audit:
             click.echo("audit: skipped for a shard (umb merge audits the whole)")
         return
-    _gate(out, audit, audit_strict)
+    _gate(out, audit)
 
 
-def _gate(out: Path, audit: bool, strict: bool) -> None:
-    """Audit the written benchmark into its manifest; exit 1 on failure only when strict."""
+def _gate(out: Path, audit: bool) -> None:
+    """Audit the written benchmark into its manifest; exit 1 when a check fails.
+
+    The records stay written either way: a failed gate says the benchmark has a shortcut,
+    and the manifest's ``audit`` object names it.
+    """
     if not audit:
         click.echo("audit: skipped (--no-audit)")
         return
@@ -135,7 +133,11 @@ def _gate(out: Path, audit: bool, strict: bool) -> None:
     t0 = time.perf_counter()
     report = gate(out)
     click.echo(f"{gate_line(report)} [{time.perf_counter() - t0:.1f}s]")
-    if strict and report["verdict"] != "passed":
+    if report["verdict"] != "passed":
+        click.echo(
+            f"{out} is written; its manifest records the failed audit (--no-audit skips it)",
+            err=True,
+        )
         click.get_current_context().exit(1)
 
 
@@ -145,13 +147,16 @@ def _gate(out: Path, audit: bool, strict: bool) -> None:
     "--out", type=click.Path(path_type=Path), required=True, help="Benchmark directory to write."
 )
 @force_option("a benchmark")
-@click.option("--audit/--no-audit", "audit", default=True, show_default=True,
-              help="Audit the merged benchmark into its manifest, as umb generate does.")
-@click.option("--audit-strict", is_flag=True, help="Exit 1 when the audit fails.")
-def merge(shards: tuple[Path, ...], out: Path, force: bool, audit: bool,
-          audit_strict: bool) -> None:  # fmt: skip
+@click.option(
+    "--audit/--no-audit",
+    "audit",
+    default=True,
+    show_default=True,
+    help="Audit the merged benchmark into its manifest, as umb generate does.",
+)
+def merge(shards: tuple[Path, ...], out: Path, force: bool, audit: bool) -> None:
     """Merge benchmark shards into one directory."""
     refuse_existing(out, force, "a benchmark", marker="manifest.json")
     manifest = merge_shards(list(shards), out)
     click.echo(f"wrote {out}: {manifest['counts']['questions']} questions")
-    _gate(out, audit, audit_strict)
+    _gate(out, audit)

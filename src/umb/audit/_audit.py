@@ -21,7 +21,7 @@ from umb.audit._view import BenchView, iter_dialogues, open_view
 from umb.bench import Benchmark, Question
 
 AUDIT_FORMAT: Final = "umb-audit"
-AUDIT_VERSION: Final = "1"
+AUDIT_VERSION: Final = "2"
 
 BASELINES: Final = {
     "question_only": "the question's own words as the answer; no dialogue",

@@ -7,7 +7,7 @@ from typing import Any, Final
 
 from umb._jsonio import atomic_write_bytes, dumps_pretty, read_json
 from umb.audit._audit import AUDIT_VERSION, run_audit
-from umb.audit._report import failure_lines
+from umb.audit._report import failure_lines, noise_lines
 from umb.audit._sample import GATE_DIALOGUES
 
 MANIFEST: Final = "manifest.json"
@@ -21,6 +21,11 @@ def _record(report: dict[str, Any]) -> dict[str, Any]:
         "failures": [
             {k: c[k] for k in ("baseline", "family", "value", "max", "examples")}
             for c in report["failures"]
+        ],
+        "over_within_noise": [
+            {k: c[k] for k in ("baseline", "family", "value", "ci95", "max", "examples")}
+            for c in report["checks"]
+            if c["over"] and c["passed"]
         ],
         "floor": {f: fig["mean"] for f, fig in report["floor"].items()},
         "baselines": {
@@ -59,5 +64,8 @@ def gate_line(report: dict[str, Any]) -> str:
     b = report["benchmark"]
     seen = f"{b['dialogues_audited']} of {b['dialogues']} dialogues"
     if report["verdict"] == "passed":
+        noise = noise_lines(report)
+        if noise:
+            return f"audit: passed ({seen}; over within noise, not failed: {'; '.join(noise)})"
         return f"audit: passed ({seen}; shortcut baselines under their thresholds)"
     return f"audit: failed ({seen}), " + "; ".join(failure_lines(report))

@@ -19,30 +19,45 @@ def _families(report: dict[str, Any]) -> list[str]:
     return [f for f in FAMILIES if f in present]
 
 
-def _cell(fig: dict[str, Any] | None, failed: bool = False) -> str:
+def _cell(fig: dict[str, Any] | None, mark: str = "") -> str:
     if not fig or fig.get("mean") is None:
         return "–"
-    return f"{fig['mean']:.1f}{' !' if failed else ''}"
+    return f"{fig['mean']:.1f}{' ' + mark if mark else ''}"
 
 
-def _failed(report: dict[str, Any]) -> set[tuple[str, str]]:
-    return {(c["baseline"], c["family"]) for c in report["failures"]}
+def _marks(report: dict[str, Any]) -> dict[tuple[str, str], str]:
+    """``!`` on a failed check, ``?`` on a mean over its maximum within noise."""
+    return {
+        (c["baseline"], c["family"]): "?" if c["passed"] else "!"
+        for c in report["checks"]
+        if c.get("over", not c["passed"])
+    }
+
+
+def _check_line(c: dict[str, Any]) -> str:
+    ci = c.get("ci95")
+    interval = f" [95 % CI {ci[0]:.1f}–{ci[1]:.1f}]" if ci else ""
+    return (
+        f"{c['baseline']} on {c['family']}: {c['value']:.1f}%{interval} > {c['max']:.1f}% "
+        f"(e.g. {', '.join(c['examples']) or 'no example'})"
+    )
 
 
 def failure_lines(report: dict[str, Any]) -> list[str]:
     """One line per failed check: baseline, family, value against the maximum, examples."""
-    return [
-        f"{c['baseline']} on {c['family']}: {c['value']:.1f}% > {c['max']:.1f}% "
-        f"(e.g. {', '.join(c['examples']) or 'no example'})"
-        for c in report["failures"]
-    ]
+    return [_check_line(c) for c in report["failures"]]
+
+
+def noise_lines(report: dict[str, Any]) -> list[str]:
+    """One line per mean over its maximum whose 95 % interval still reaches it (not failed)."""
+    return [_check_line(c) for c in report["checks"] if c.get("over") and c["passed"]]
 
 
 def _rows(report: dict[str, Any]) -> list[tuple[str, list[str]]]:
-    fams, failed = _families(report), _failed(report)
+    fams, marks = _families(report), _marks(report)
     rows = [("no-context floor", [_cell(report["floor"].get(f)) for f in fams])]
     for name, entry in report["baselines"].items():
-        cells = [_cell(entry["families"].get(f), (name, f) in failed) for f in fams]
+        cells = [_cell(entry["families"].get(f), marks.get((name, f), "")) for f in fams]
         rows.append((name, cells))
     if report.get("retrieval"):
         recall = report["retrieval"]["bm25_recall_at_5"]
@@ -59,8 +74,12 @@ def format_summary(report: dict[str, Any]) -> str:
     for name, cells in _rows(report):
         lines.append(f"  {name:<{width}}  " + "  ".join(f"{c:>6}" for c in cells))
     lines += [f"  failed: {line}" for line in failure_lines(report)]
-    if report["failures"]:
-        lines.append("  ('!' marks a figure over its threshold; docs/audit.md)")
+    lines += [f"  over within noise (not failed): {line}" for line in noise_lines(report)]
+    if any(c.get("over") for c in report["checks"]):
+        lines.append(
+            "  ('!': the whole 95 % interval is over the threshold; '?': only the mean is; "
+            "docs/audit.md)"
+        )
     return "\n".join(lines)
 
 
@@ -72,12 +91,14 @@ def report_markdown(report: dict[str, Any]) -> str:
         "",
         f"Verdict: **{report['verdict']}** ({_scope(report)}; ABS has no threshold). "
         "Scores are the family rule scores in percent, with 95 % bootstrap intervals; "
-        "first- and latest-mention count the questions whose attribute changed.",
+        "first- and latest-mention count the questions whose attribute changed. "
+        "A check fails (bold) when its whole interval is over the maximum; '?' marks a mean "
+        "over it whose interval still reaches it.",
         "",
         "| baseline | sees | " + " | ".join(fams) + " |",
         "|---|---|" + "---:|" * len(fams),
     ]
-    failed = _failed(report)
+    marks = _marks(report)
 
     def cells(figs: dict[str, Any], name: str) -> str:
         parts = []
@@ -88,7 +109,8 @@ def report_markdown(report: dict[str, Any]) -> str:
                 continue
             ci = fig["ci95"]
             text = f"{fig['mean']:.1f} [{ci[0]:.1f}, {ci[1]:.1f}]" if ci else f"{fig['mean']:.1f}"
-            parts.append(f"**{text}**" if (name, f) in failed else text)
+            mark = marks.get((name, f))
+            parts.append(f"**{text}**" if mark == "!" else f"{text} ?" if mark else text)
         return " | ".join(parts)
 
     out.append(f"| no-context floor | the question, no history | {cells(report['floor'], '')} |")
@@ -104,6 +126,9 @@ def report_markdown(report: dict[str, Any]) -> str:
     ]
     if report["failures"]:
         out += ["", "Failed:", ""] + [f"- {line}" for line in failure_lines(report)]
+    if noise_lines(report):
+        out += ["", "Over within noise (not failed):", ""]
+        out += [f"- {line}" for line in noise_lines(report)]
     return "\n".join(out) + "\n"
 
 

@@ -52,12 +52,26 @@ def _examples(scored: list[Scored], family: str) -> list[str]:
     return [s.question_id for s in rows[:EXAMPLES]]
 
 
+def _within_noise(fig: dict[str, Any], limit: float) -> bool:
+    """Whether the 95 % interval still reaches down to ``limit``.
+
+    A check fails only when the whole interval lies above its maximum: on a few dozen
+    questions two golds that happen to repeat (two "project manager"s among nine KU golds) put
+    a mean over 5 % that a larger sample of the same generator does not keep.
+    """
+    ci = fig.get("ci95")
+    return bool(ci) and ci[0] <= limit
+
+
 def checks(
     figures: dict[str, dict[str, Any]],
     floors: dict[str, dict[str, Any]],
     scored: dict[str, list[Scored]],
 ) -> list[dict[str, Any]]:
     """One check per (baseline, family) with a figure: its value, maximum and outcome.
+
+    ``over``: the mean is above the maximum; ``passed``: it is not, or its 95 % interval still
+    reaches the maximum (an excess the sample cannot tell from noise, reported but not failed).
 
     ``floors`` holds, per baseline, the floor's figures on the questions that baseline's
     figure counts (first- and latest-mention count a subset).
@@ -72,7 +86,8 @@ def checks(
                 continue
             base = floors.get(rule.baseline, {}).get(family, {}).get("mean") or 0.0
             limit = round(base + rule.limit, 1)
-            passed = fig["mean"] <= limit
+            over = fig["mean"] > limit
+            passed = not over or _within_noise(fig, limit)
             out.append({
                 "baseline": rule.baseline,
                 "family": family,
@@ -82,13 +97,14 @@ def checks(
                 "floor": base,
                 "max": limit,
                 "rule": rule.describe(),
+                "over": over,
                 "passed": passed,
-                "examples": [] if passed else _examples(scored[rule.baseline], family),
+                "examples": _examples(scored[rule.baseline], family) if over else [],
             })  # fmt: skip
     return out
 
 
 def verdict(all_checks: list[dict[str, Any]]) -> tuple[str, list[dict[str, Any]]]:
-    """``("passed" | "failed", the failed checks)``."""
+    """``("passed" | "failed", the failed checks)``: failed when any check's interval is over."""
     failed = [c for c in all_checks if not c["passed"]]
     return ("failed" if failed else "passed"), failed

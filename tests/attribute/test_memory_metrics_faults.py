@@ -131,16 +131,16 @@ def test_extraction_fault_lowers_recall_by_exactly_the_blinded_facts(
         did = fault.question.dialogue_id
         before, after = base[did]["detail"], _rows(trace, gold)[did]["detail"]
 
-        def blinded_facts(keeps: bool) -> set[str]:
-            return {fid for fid, e in before["extracted"].items()
+        def blinded_facts(extracted: dict[str, Any], fault: Fault, keeps: bool) -> set[str]:
+            return {fid for fid, e in extracted.items()
                     if all(_blinded_source(base_trace, u, fault, facts[fid].value, turns,
                                            restated_elsewhere_keeps=keeps)
                            for u in e["units"])}  # fmt: skip
 
-        blinded = blinded_facts(True)
+        blinded = blinded_facts(before["extracted"], fault, True)
         newly = set(after["missed"]) - set(before["missed"])
         # A summary may lose a fact restated in an unblinded turn it does not pick.
-        cascade = newly - blinded_facts(system != "summary")
+        cascade = newly - blinded_facts(before["extracted"], fault, system != "summary")
         assert blinded <= newly, (fault.need, blinded - newly)
         assert cascade <= set(after["missed_removed_by"]), (fault.need, cascade)
         gained = set(before["missed"]) - set(after["missed"])

@@ -60,7 +60,7 @@ def _within_noise(fig: dict[str, Any], limit: float) -> bool:
     a mean over 5 % that a larger sample of the same generator does not keep.
     """
     ci = fig.get("ci95")
-    return bool(ci) and ci[0] <= limit
+    return ci is not None and len(ci) == 2 and ci[0] <= limit
 
 
 def checks(

@@ -30,6 +30,9 @@ from umb._version import __version__
 
 if typing.TYPE_CHECKING:
     from umb.bench import Benchmark, Dialogue, Evidence, Fact, Question, Session, Turn
+    from umb.interop import InteropLog
+    from umb.memory import MemoryConfig
+    from umb.models import ModelOptions
     from umb.pipeline._api import (
         evaluate,
         export_benchmark,
@@ -39,7 +42,7 @@ if typing.TYPE_CHECKING:
         score,
     )
     from umb.pipeline._generate import GenerateConfig
-    from umb.run import RunConfig, RunOutcome
+    from umb.run import RunConfig, RunOutcome, ScoreOutcome
 
 # The verbs and records load on first use, so ``import umb`` (and ``umb --help``) stays fast.
 _LAZY: dict[str, str] = {
@@ -51,8 +54,12 @@ _LAZY: dict[str, str] = {
         "umb.pipeline._api",
     ),
     "GenerateConfig": "umb.pipeline._generate",
+    "InteropLog": "umb.interop",
+    "MemoryConfig": "umb.memory",
+    "ModelOptions": "umb.models",
     "RunConfig": "umb.run",
     "RunOutcome": "umb.run",
+    "ScoreOutcome": "umb.run",
 }
 
 
@@ -69,11 +76,15 @@ __all__ = [
     "Evidence",
     "Fact",
     "GenerateConfig",
+    "InteropLog",
+    "MemoryConfig",
     "MissingDependencyError",
+    "ModelOptions",
     "Question",
     "RateLimited",
     "RunConfig",
     "RunOutcome",
+    "ScoreOutcome",
     "Session",
     "Turn",
     "UmbError",

@@ -13,6 +13,7 @@ from umb.bench import Benchmark
 from umb.pipeline._evaluate import evaluate as evaluate_config
 from umb.pipeline._generate import GenerateConfig, resolve_config
 from umb.pipeline._generate import generate as generate_config
+from umb.pipeline._run_options import run_config
 from umb.report import build_report
 from umb.run import (
     ExecutorOptions,
@@ -67,26 +68,40 @@ def load_benchmark(path: str | Path) -> Benchmark:
 
 
 def evaluate(
-    config: RunConfig | None = None, *, progress: bool | None = False, **options: Any
+    bench: str | Path | RunConfig | None = None,
+    *,
+    config: RunConfig | None = None,
+    progress: bool | None = False,
+    **options: Any,
 ) -> RunOutcome:
     """Evaluate memory systems on a benchmark, resumably, and attribute every failure.
 
     Args:
-        config: A :class:`~umb.run.RunConfig`; or give its fields as keyword ``options``
-            (``bench=``, ``out=``, ``systems=``, ``model=``, …).
+        bench: The benchmark directory; or a whole :class:`~umb.run.RunConfig`, as ``config``.
+        config: A :class:`~umb.run.RunConfig` that ``options`` then change.
         progress: Progress bar on stderr (None: when stderr is a terminal).
+        **options: Fields of :class:`~umb.run.RunConfig` (``out=``, ``systems=``, ``model=``, …)
+            and of its option groups by their own names (``top_k=`` of ``memory``,
+            ``concurrency=`` of ``options``, ``policy=`` of ``scoring``, …). One string where a
+            sequence is meant is one name (``systems="rag_bm25"``).
+
+    Returns:
+        The run's :class:`~umb.run.RunOutcome`; its ``results`` are those of ``results.json``.
+
+    Raises:
+        ConfigError: An unknown option (naming the closest one), a value of the wrong type, or
+            no ``out`` or ``systems``.
 
     Example:
-        >>> outcome = evaluate(bench="bench", out="run", systems=("rag_bm25",))  # doctest: +SKIP
+        >>> outcome = evaluate("bench", out="run", systems="rag_bm25", top_k=3)  # doctest: +SKIP
     """
-    if config is None:
-        for key in ("bench", "out"):
-            if key in options:
-                options[key] = Path(options[key])
-        config = RunConfig(**options)
-    elif options:
-        config = replace(config, **options)
-    return evaluate_config(config, progress=progress)
+    if isinstance(bench, RunConfig):
+        if config is not None:
+            raise ConfigError("give the RunConfig once: first, or as config=")
+        bench, config = None, bench
+    if bench is not None:
+        options["bench"] = bench
+    return evaluate_config(run_config(config, options), progress=progress)
 
 
 def score(

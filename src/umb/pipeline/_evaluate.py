@@ -5,10 +5,12 @@ from __future__ import annotations
 
 import os
 import sys
+from dataclasses import replace
 
 import umb.attribute
 from umb.attribute._background import BackgroundAnalysis
 from umb.run import RunConfig, RunOutcome, capture_third_party, run_eval, trace_paths
+from umb.run._results import load_results
 
 
 def evaluate(config: RunConfig, *, progress: bool | None = None) -> RunOutcome:
@@ -49,21 +51,25 @@ def evaluate(config: RunConfig, *, progress: bool | None = None) -> RunOutcome:
             if background is not None:
                 background.abandon()
             return outcome
-        if background is not None:
-            if _finish(background, show):
-                return outcome
-            if background.error is not None:
+        if background is None or not _finish(background, show):
+            if background is not None and background.error is not None:
                 print(f"umb: warning: {background.error}; attributing after the run instead",
                       file=sys.stderr)  # fmt: skip
-        # Loaded only here: the worker's process does this work when it can.
-        metrics = umb.attribute.MemoryMetricsRun(
-            config.out, bench=config.bench, seed=config.scoring.seed
-        )
-        umb.attribute.attribute_run(
-            config.out, bench=config.bench, progress=progress, on_dialogue=metrics.add_dialogue
-        )
-        metrics.finish()
-    return outcome
+            _attribute_after_run(config, progress)
+    # The memory metrics were added to results.json after the runner returned its copy.
+    return replace(outcome, results=load_results(config.out))
+
+
+def _attribute_after_run(config: RunConfig, progress: bool | None) -> None:
+    """Attribution and memory metrics in one pass over each trace, in this process."""
+    # Loaded only here: the worker's process does this work when it can.
+    metrics = umb.attribute.MemoryMetricsRun(
+        config.out, bench=config.bench, seed=config.scoring.seed
+    )
+    umb.attribute.attribute_run(
+        config.out, bench=config.bench, progress=progress, on_dialogue=metrics.add_dialogue
+    )
+    metrics.finish()
 
 
 def _finish(background: BackgroundAnalysis, show: bool) -> bool:

@@ -3,8 +3,8 @@
 The verbs::
 
     bench = umb.generate("bench", preset="demo")        # world -> dialogues -> questions
-    outcome = umb.evaluate(bench="bench", out="run", systems=("rag_bm25",), model="offline")
-    umb.import_benchmark("locomo", "locomo10.json", "locomo")
+    outcome = umb.evaluate("bench", out="run", systems="rag_bm25", top_k=3)
+    umb.import_benchmark("locomo10.json", "locomo", "locomo")  # source, format, destination
     umb.export_benchmark("bench", "longmemeval", "bench.json")
     umb.score("locomo", "answers.jsonl", "scored", ["locomo_f1", "mem0_f1"])  # outside answers
 

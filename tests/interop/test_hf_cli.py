@@ -124,5 +124,5 @@ def test_public_verbs_take_the_exporters_options(umb_bench: Path, tmp_path: Path
 
     umb.export_benchmark(umb_bench, "hf", tmp_path / "hf", max_shard_mb=2, license="mit")
     assert "license: mit" in (tmp_path / "hf" / "README.md").read_text()
-    back = umb.import_benchmark("hf", tmp_path / "hf", tmp_path / "back")
+    back = umb.import_benchmark(tmp_path / "hf", "hf", tmp_path / "back")
     assert [q.id for q in back.questions] == [q.id for q in umb.load_benchmark(umb_bench).questions]

@@ -123,7 +123,8 @@ def score(
         predictions: JSONL, one ``{"question_id", "answer", "retrieved"?}`` a line; ids are
             umb's or the peer's native ones (docs/interop.md, Scoring outside predictions).
         out: The run directory to write: ``header.json``, ``records.jsonl``, ``results.json``.
-        scorers: ``umb`` and/or peer scorers (``locomo_f1``, ``mem0_f1``, ``locomo_recall``…).
+        scorers: ``umb`` and/or peer scorers (``locomo_f1``, ``mem0_f1``, ``locomo_recall``…);
+            one string is one scorer.
         system: The name the results give the predictions (default: the file's stem).
         judge: Judge model spec, for judge scorers (``longmemeval_judge``, ``mem0_judge``).
         judge_template: A judge template file (docs/interop.md); default: umb's wording.
@@ -142,7 +143,7 @@ def score(
         Path(bench),
         Path(predictions),
         Path(out),
-        tuple(scorers),
+        (scorers,) if isinstance(scorers, str) else tuple(scorers),
         system=system,
         judge=judge,
         templates=templates,
@@ -152,14 +153,27 @@ def score(
     return outcome
 
 
-def import_benchmark(fmt: str, path: str | Path, out: str | Path) -> Benchmark:
-    """Import a peer benchmark file (``fmt``: a name of :data:`umb.interop.PEERS`) into ``out``."""
+def import_benchmark(path: str | Path, fmt: str, out: str | Path) -> Benchmark:
+    """Import the peer benchmark at ``path``, in format ``fmt`` (a name of
+    :data:`umb.interop.PEERS`), into the umb benchmark directory ``out``.
+
+    The order is that of :func:`export_benchmark`: the source, its format, the destination.
+
+    Raises:
+        ConfigError: An unknown format, or the arguments in the old order ``(fmt, path, out)``.
+    """
+    if fmt not in PEERS and str(path) in PEERS and Path(fmt).exists():
+        raise ConfigError(
+            f"import_benchmark takes (path, fmt, out) now: import_benchmark({str(fmt)!r}, "
+            f"{str(path)!r}, {str(out)!r})"
+        )
     PEERS.get_or_raise(fmt).import_file(path, out)
     return Benchmark.open(out)
 
 
 def export_benchmark(bench: str | Path, fmt: str, out: str | Path, **options: Any) -> Any:
-    """Export the umb benchmark at ``bench`` to peer format ``fmt`` at ``out``; returns its log.
+    """Export the umb benchmark at ``bench`` to peer format ``fmt`` at ``out``; returns its log
+    (an :class:`~umb.interop.InteropLog` for the built-in peers).
 
     ``options`` are the peer's own export options (``max_shard_mb`` of ``hf``).
     """

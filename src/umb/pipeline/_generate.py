@@ -15,8 +15,7 @@ from umb.bench._io import DIALOGUES, FACTS, QUESTIONS
 from umb.bench._write import write_manifest, write_world
 from umb.qa import DEFAULT_COUNTS, build_questions
 from umb.render import TemplateRenderer
-from umb.world._build import WorldBuilder
-from umb.world._simulate import DEFAULT_PER_YEAR
+from umb.world import DEFAULT_PER_YEAR, WorldBuilder
 
 GENERATOR = f"umb {__version__} template renderer"
 

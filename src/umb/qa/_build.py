@@ -13,8 +13,7 @@ from umb.qa._slots import ie_questions
 from umb.qa._state import ku_questions
 from umb.qa._summary import es_questions
 from umb.qa._temporal import tr_questions
-from umb.world._build import CharacterWorld
-from umb.world._rng import rng_for
+from umb.world import CharacterWorld, rng_for
 
 DEFAULT_COUNTS: dict[str, int] = {"IE": 4, "MSR": 2, "ES": 2, "TR": 3, "KU": 2, "MA": 3, "ABS": 1}
 

@@ -6,7 +6,7 @@ import random
 
 from umb.bench import Question
 from umb.qa._context import QAContext
-from umb.world._records import Event
+from umb.world import Event
 
 _COMMON = {"none", "yes", "no"}
 # The chain's first event is pointed at by kind and month, not by its summary: "booked a trip

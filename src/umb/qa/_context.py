@@ -8,9 +8,7 @@ from typing import Any
 
 from umb.bench import Dialogue, Evidence, Fact, Question
 from umb.qa._describe import DESCRIPTORS, month
-from umb.world._build import CharacterWorld
-from umb.world._facts import PROFILE_KIND
-from umb.world._records import Event
+from umb.world import PROFILE_KIND, CharacterWorld, Event
 
 
 @dataclass

@@ -8,7 +8,7 @@ import re
 from umb.bench import Question
 from umb.qa._context import QAContext
 from umb.qa._describe import pointers
-from umb.world._records import Event
+from umb.world import Event
 
 # Templates fill in ``{desc}`` (the event, naming the character), ``{own}`` (the same pointer
 # after the name was said: "the car she bought …"), ``{first}``, ``{pronoun}``, ``{possessive}``,

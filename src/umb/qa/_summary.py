@@ -19,7 +19,7 @@ from umb.bench import Question
 from umb.qa._chains import step_keys
 from umb.qa._context import QAContext
 from umb.qa._describe import month
-from umb.world._records import Event
+from umb.world import Event
 
 #: Fewest and most events one question lists (the answer prompt asks for at most six).
 MIN_POINTS, MAX_POINTS = 2, 6

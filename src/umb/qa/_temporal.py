@@ -7,8 +7,7 @@ from datetime import date
 
 from umb.bench import Question
 from umb.qa._context import QAContext
-from umb.world._morph import base_phrase
-from umb.world._records import Event
+from umb.world import Event, base_phrase
 
 BETWEEN = (
     "How many days passed between the day {first} {a} and the day {pronoun} {b}?",

@@ -13,7 +13,7 @@ from umb.render import _chatwords as W
 from umb.render import _phrases as P
 from umb.render._vary import pick
 from umb.world import _vocab as V
-from umb.world._morph import article, capitalise
+from umb.world import article, capitalise
 
 Line = tuple[str, str, tuple[str, ...]]
 

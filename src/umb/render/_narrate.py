@@ -17,8 +17,7 @@ from umb.bench import Fact
 from umb.render import _kindtalk as K
 from umb.render import _phrases as P
 from umb.render._vary import pick, vary
-from umb.world._morph import article, capitalise, definite, gerund, plural
-from umb.world._records import Event
+from umb.world import Event, article, capitalise, definite, gerund, plural
 
 Line = tuple[str, str, tuple[str, ...]]
 _FIELD = re.compile(r"\{(\w+)\}")

@@ -17,10 +17,7 @@ from umb.bench import Dialogue, Fact, Interlocutor
 from umb.render import _phrases as P
 from umb.render._timeexpr import clock, phrases_for
 from umb.render._values import matcher, normalise
-from umb.world._build import CharacterWorld
-from umb.world._facts import PROFILE_KIND
-from umb.world._records import Character, Event
-from umb.world._rng import rng_for
+from umb.world import PROFILE_KIND, Character, CharacterWorld, Event, rng_for
 
 DYNAMICS = (
     "{other} is running a little late and apologises at the start.",

@@ -13,7 +13,7 @@ from dataclasses import replace
 
 from umb.bench import Dialogue, Question
 from umb.qa import build_questions
-from umb.world._build import CharacterWorld
+from umb.world import CharacterWorld
 
 
 def _with_marks(dialogue: Dialogue, missing: dict[str, str]) -> Dialogue:

@@ -32,7 +32,7 @@ from umb.render._prompts import PROMPT_VERSION
 from umb.render._questions import questions_for
 from umb.render._workdir import CACHE, COVERAGE, WorkDir
 from umb.render._worldio import load_worlds
-from umb.world._build import CharacterWorld
+from umb.world import CharacterWorld
 
 
 @dataclass(frozen=True)

@@ -21,11 +21,8 @@ from umb.render._narrate import tell_event
 from umb.render._timeexpr import clock, when
 from umb.render._vary import pick
 from umb.render._voice import Voice
+from umb.world import PROFILE_KIND, Character, Event, article, capitalise, rng_for, second_person
 from umb.world import _vocab as V
-from umb.world._facts import PROFILE_KIND
-from umb.world._morph import article, capitalise, second_person
-from umb.world._records import Character, Event
-from umb.world._rng import rng_for
 
 # A block is a run of turns kept together: (role, text, fact ids).
 Line = tuple[str, str, tuple[str, ...]]

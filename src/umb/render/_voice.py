@@ -10,7 +10,7 @@ import random
 import re
 
 from umb.render._narrate import lower_start
-from umb.world._records import SpeechProfile
+from umb.world import SpeechProfile
 
 FILLERS = ("like,", "I mean,", "you know,", "basically,", "okay so")
 HEDGES = ("I think", "I guess", "I reckon", "I suppose", "I believe")

@@ -10,8 +10,7 @@ from typing import Any
 
 from umb._errors import DataError
 from umb.bench import Benchmark, Fact
-from umb.world._build import CharacterWorld
-from umb.world._records import Character, Event, Relation, SpeechProfile, StateChange
+from umb.world import Character, CharacterWorld, Event, Relation, SpeechProfile, StateChange
 
 
 def character_from(d: dict[str, Any]) -> Character:

@@ -13,15 +13,20 @@ import umb
 from umb.pipeline._run_options import run_config
 
 
+@pytest.mark.parametrize("trace", [True, False])
 def test_the_returned_results_are_those_of_results_json(
-    demo_bench: Path, tmp_path: Path, first_dialogue: int, monkeypatch: pytest.MonkeyPatch
+    demo_bench: Path,
+    tmp_path: Path,
+    first_dialogue: int,
+    monkeypatch: pytest.MonkeyPatch,
+    trace: bool,
 ) -> None:
     monkeypatch.setenv("UMB_ATTRIBUTE_AFTER_RUN", "1")  # no worker: the same path every time
     outcome = umb.evaluate(
-        demo_bench, out=tmp_path / "run", systems="rag_bm25", limit=first_dialogue
+        demo_bench, out=tmp_path / "run", systems="rag_bm25", limit=first_dialogue, trace=trace
     )
     written = json.loads((tmp_path / "run" / "results.json").read_text())
-    assert "memory_metrics" in written
+    assert ("memory_metrics" in written) is trace
     assert outcome.results == written
 
 

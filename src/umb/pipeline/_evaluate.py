@@ -50,13 +50,12 @@ def evaluate(config: RunConfig, *, progress: bool | None = None) -> RunOutcome:
         if not trace_paths(config.out):
             if background is not None:
                 background.abandon()
-            return outcome
-        if background is None or not _finish(background, show):
+        elif background is None or not _finish(background, show):
             if background is not None and background.error is not None:
                 print(f"umb: warning: {background.error}; attributing after the run instead",
                       file=sys.stderr)  # fmt: skip
             _attribute_after_run(config, progress)
-    # The memory metrics were added to results.json after the runner returned its copy.
+    # Read back: the memory metrics are added to results.json after the runner returns its copy.
     return replace(outcome, results=load_results(config.out))
 
 

@@ -54,6 +54,7 @@ def test_a_config_positional_or_keyword_is_changed_by_the_options(
     changed = run_config(base, {"top_k": 2, "memory": umb.MemoryConfig(granularity="turn")})
     assert (changed.memory.top_k, changed.memory.granularity) == (2, "turn")
     assert changed.systems == ("no_context",) and base.memory.top_k == 10
+    assert run_config(base, {"systems": (s for s in ["rag_bm25"])}).systems == ("rag_bm25",)
     with pytest.raises(umb.ConfigError, match="once"):
         umb.evaluate(base, config=base)
 

@@ -104,7 +104,8 @@ def _checked(name: str, value: Any, hint: Any) -> Any:
     if origin in (tuple, frozenset):
         # One name where several may be given: ``systems="rag_bm25"`` is that one system.
         items = (value,) if isinstance(value, str) else value
-        if not isinstance(items, Iterable) or not all(isinstance(i, str) for i in items):
+        items = tuple(items) if isinstance(items, Iterable) else None  # a generator: read once
+        if items is None or not all(isinstance(i, str) for i in items):
             raise ConfigError(f"{name} must be a string or a sequence of strings, not {value!r}")
         return origin(items)
     if hint is Path:

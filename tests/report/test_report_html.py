@@ -158,7 +158,11 @@ def test_text_leaderboard_ranks_by_task_balanced_score(runs: list[Path]) -> None
     assert lines[0].split()[:2] == ["system", "model"]
     order = [line.split()[0] for line in lines[2:]]
     assert sorted(order) == ["full_context", "no_context", "oracle_evidence"]
-    assert order[-1] == "no_context"
+    # Which system wins depends on the 30 questions drawn (one ABS question is a seventh of the
+    # task-balanced mean); the order must follow the means, best first.
+    means = {g["system"]: g["task_balanced"]["mean"] for g in results["groups"]}
+    assert order == sorted(means, key=lambda s: -means[s])
+    assert order[0] == "oracle_evidence"
 
 
 def test_cli_report(runs: list[Path], tmp_path: Path) -> None:

@@ -58,14 +58,22 @@ def ablations() -> dict[str, Ranker]:
     """Each signal added alone to plain BM25, then each removed from the shipped hybrid."""
     bm25, hybrid = ro.BM25, ro.HYBRID
     return {
-        "BM25 + neighbours": PLAIN.but(neighbours=bm25.neighbours or 0.3),
+        "BM25 + every neighbour's score": PLAIN.but(neighbours=bm25.neighbours),
+        "BM25 + neighbouring questions' score": PLAIN.but(
+            neighbours=bm25.neighbours, question_neighbours=True
+        ),
         "BM25 + session month/year indexed": PLAIN.but(dated=True),
         "BM25 + query period bonus": PLAIN.but(temporal=bm25.temporal or 1.0),
         "BM25 + RM3 feedback": PLAIN.but(
             feedback_terms=bm25.feedback_terms or 10, feedback_weight=bm25.feedback_weight or 0.3
         ),
         "rag_bm25 without the shared-term filter": bm25.but(strict_lexical=False),
-        "dense + neighbours": PLAIN_DENSE.but(neighbours=ro.DENSE.neighbours or 0.3),
+        "rag_bm25 without neighbours": bm25.but(neighbours=0.0),
+        "rag_bm25 borrowing from every neighbour": bm25.but(question_neighbours=False),
+        "dense + neighbouring questions' score": PLAIN_DENSE.but(
+            neighbours=ro.DENSE.neighbours, question_neighbours=True
+        ),
+        "rag_dense without neighbours": ro.DENSE.but(neighbours=0.0),
         "rag_hybrid without dense": hybrid.but(dense=0.0),
         "rag_hybrid without neighbours": hybrid.but(neighbours=0.0),
         "rag_hybrid without month/year": hybrid.but(dated=False),

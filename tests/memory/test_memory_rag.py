@@ -108,10 +108,11 @@ def test_hybrid_fuses_lexical_and_dense(offline_embedder: Any) -> None:
     lexical, semantic = bm25.rank(query, everything), dense.rank(query, everything)
     fused = hybrid.rank(query, everything)
     # BM25 leaves out the turns that share no query term; the hybrid ranks every turn, with
-    # the lexical matches first here (they are also high in the dense ranking), then the
-    # dense ranker's best turn among the rest.
+    # the lexical matches first here (they are also high in the dense ranking, which with the
+    # neighbouring question's share reorders the weaker ones), then the dense ranker's best
+    # turn among the rest.
     assert len(lexical) < len(fused) == len(semantic) == len(hybrid.chunks)
-    assert fused[: len(lexical)] == lexical
+    assert fused[:2] == lexical[:2] and set(fused[: len(lexical)]) == set(lexical)
     assert fused[len(lexical)] == next(i for i in semantic if i not in lexical)
 
 

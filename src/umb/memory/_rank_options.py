@@ -24,6 +24,9 @@ class RankOptions:
     neighbours: float = 0.0
     """Share of each same-session neighbour's score added to a unit: a turn is ranked with the
     turns around it as context (an answer often shares no word with the question it answers)."""
+    question_neighbours: bool = False
+    """Borrow only from a neighbour that asks something (holds a ``?``): the turn a reply
+    answers, or the follow-up question a statement prompts, not the chat around it."""
     dated: bool = False
     """Index each unit with its session's month and year, so "in May 2023" can match it."""
     temporal: float = 0.0
@@ -43,11 +46,18 @@ class RankOptions:
         return replace(self, **changes)  # type: ignore[arg-type]
 
 
-#: BM25 with the signals that helped on the small preset; neighbours did not (their row).
+#: BM25 with the signals that helped on the small preset. Borrowing from every neighbour did
+#: not (its row); borrowing from a neighbouring question did, at every k.
 BM25 = RankOptions(
-    strict_lexical=True, dated=True, temporal=2.0, feedback_terms=10, feedback_weight=0.3
+    strict_lexical=True,
+    dated=True,
+    temporal=2.0,
+    feedback_terms=10,
+    feedback_weight=0.3,
+    neighbours=0.3,
+    question_neighbours=True,
 )
-#: wordllama over content words, with the same period bonus.
-DENSE = RankOptions(lexical=0.0, dense=1.0, temporal=2.0)
+#: wordllama over content words, with the same period bonus and question neighbours.
+DENSE = RankOptions(lexical=0.0, dense=1.0, temporal=2.0, neighbours=0.3, question_neighbours=True)
 #: BM25's signals plus half-weight dense; every unit may rank (dense scores them all).
 HYBRID = BM25.but(strict_lexical=False, dense=0.5)

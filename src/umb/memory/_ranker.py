@@ -25,15 +25,22 @@ BoolArray = npt.NDArray[np.bool_]
 
 
 def with_neighbours(
-    scores: FloatArray, sessions: npt.NDArray[np.int64], share: float
+    scores: FloatArray,
+    sessions: npt.NDArray[np.int64],
+    share: float,
+    lenders: BoolArray | None = None,
 ) -> FloatArray:
-    """Add ``share`` of the previous and the next unit's score, within one session."""
+    """Add ``share`` of the previous and the next unit's score, within one session.
+
+    Only units where ``lenders`` is true lend their score (all of them when it is ``None``).
+    """
     if share <= 0 or len(scores) < 2:
         return scores
+    lent = scores if lenders is None else np.where(lenders, scores, 0).astype(scores.dtype)
     same = sessions[1:] == sessions[:-1]
     out = scores.copy()
-    out[1:] += share * np.where(same, scores[:-1], 0)
-    out[:-1] += share * np.where(same, scores[1:], 0)
+    out[1:] += share * np.where(same, lent[:-1], 0)
+    out[:-1] += share * np.where(same, lent[1:], 0)
     return out
 
 
@@ -47,12 +54,15 @@ class TurnRanker:
         self._sessions: list[int] = []
         self._days: list[int] = []
         """Each unit's session day, as a proleptic ordinal (``date.toordinal``)."""
+        self._asks: list[bool] = []
+        """Whether each unit asks something (holds a question mark)."""
 
     def add(self, texts: Sequence[str], session: int, started_at: str) -> None:
         """Append the units of one session, in order."""
         day = date.fromisoformat(started_at[:10])
         self._sessions.extend(session for _ in texts)
         self._days.extend(day.toordinal() for _ in texts)
+        self._asks.extend("?" in t for t in texts)
         if self.lexical is not None:
             stamp = f"\n{MONTHS[day.month - 1]} {day.year}" if self.options.dated else ""
             self.lexical.add([t + stamp for t in texts])
@@ -73,11 +83,11 @@ class TurnRanker:
         lexical = None
         if self.lexical is not None:
             terms = index_terms(query)
-            lexical = with_neighbours(self.lexical.term_scores(terms), sessions, o.neighbours)
+            lexical = self._spread(self.lexical.term_scores(terms), sessions)
             fused += o.lexical * standardised(lexical, allowed)
         if self.dense is not None:
             similarity = self.dense.scores(self._for_dense(query))
-            dense = with_neighbours(similarity, sessions, o.neighbours)
+            dense = self._spread(similarity, sessions)
             fused += o.dense * standardised(dense, allowed)
         fused += self._time_bonus(query, allowed)
         if lexical is not None and o.strict_lexical:
@@ -125,4 +135,10 @@ class TurnRanker:
         extra = np.zeros(len(self._sessions), dtype=np.float32)
         for term, weight in expansion:
             extra += weight * self.lexical.term_scores([term])
-        return with_neighbours(extra, sessions, self.options.neighbours)
+        return self._spread(extra, sessions)
+
+    def _spread(self, scores: FloatArray, sessions: npt.NDArray[np.int64]) -> FloatArray:
+        """``scores`` with the neighbours' shares that :class:`RankOptions` asks for."""
+        o = self.options
+        lenders = np.asarray(self._asks, dtype=np.bool_) if o.question_neighbours else None
+        return with_neighbours(scores, sessions, o.neighbours, lenders)

@@ -33,6 +33,7 @@ if typing.TYPE_CHECKING:
     from umb.interop import InteropLog
     from umb.memory import MemoryConfig
     from umb.models import ModelOptions
+    from umb.pipeline import GenerateConfig
     from umb.pipeline._api import (
         evaluate,
         export_benchmark,
@@ -41,7 +42,6 @@ if typing.TYPE_CHECKING:
         load_benchmark,
         score,
     )
-    from umb.pipeline._generate import GenerateConfig
     from umb.run import RunConfig, RunOutcome, ScoreOutcome
 
 # The verbs and records load on first use, so ``import umb`` (and ``umb --help``) stays fast.

@@ -147,3 +147,60 @@ def test_the_cli_uses_only_public_names() -> None:
                 if target not in HEAVY_SEAMS and any(p.startswith("_") for p in parts[2:]):
                     private.append(f"{path.relative_to(ROOT)}:{node.lineno} imports {target}")
     assert not private, "\n".join(private)
+
+
+PRIVATE_SEAMS: dict[str, str] = {
+    "umb.pipeline._api": "the root package's face: umb.evaluate and its siblings are not the "
+    "pipeline's own evaluate and generate, so umb/__init__.py names their module",
+}
+"""Private modules another package may import from by name, and why (besides HEAVY_SEAMS)."""
+
+
+def _private_target(target: str) -> bool:
+    parts = target.split(".")
+    return len(parts) > 2 and any(p.startswith("_") for p in parts[2:])
+
+
+def test_packages_reach_each_other_through_public_names() -> None:
+    """A package imports another's names from its ``__init__``, never from a private module,
+    so each package's face is the whole of what the others use."""
+    reached = []
+    for path in sorted(ROOT.rglob("*.py")):
+        source = _package(path)
+        for node, _ in _imports(ast.parse(path.read_text(encoding="utf-8"))):
+            for target in _targets(node):
+                parts = target.split(".")
+                if parts[0] != "umb" or len(parts) < 3 or parts[1] in (source, *SHARED):
+                    continue
+                if _private_target(target) and target not in {*HEAVY_SEAMS, *PRIVATE_SEAMS}:
+                    reached.append(f"{path.relative_to(ROOT)}:{node.lineno} imports {target}")
+    assert not reached, "\n".join(reached)
+
+
+def test_tests_import_a_public_name_where_one_exists() -> None:
+    """A test that imports from a private module does so only for names its package does not
+    export (the internals it tests)."""
+    import importlib
+
+    tests = Path(__file__).resolve().parents[1]
+    detour = []
+    for path in sorted(tests.rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if not isinstance(node, ast.ImportFrom) or node.level or not node.module:
+                continue
+            parts = node.module.split(".")
+            if parts[0] != "umb" or not _private_target(node.module) or parts[1] in SHARED:
+                continue
+            if node.module in HEAVY_SEAMS:
+                continue
+            module = importlib.import_module(node.module)
+            face = importlib.import_module(f"umb.{parts[1]}")
+            public = [
+                a.name
+                for a in node.names
+                if getattr(face, a.name, None) is getattr(module, a.name, object())
+            ]
+            if public:
+                where = f"{path.relative_to(tests)}:{node.lineno}"
+                detour.append(f"{where} imports {public} from {node.module}, not umb.{parts[1]}")
+    assert not detour, "\n".join(detour)

@@ -149,7 +149,7 @@ def test_report_shows_the_metrics_beside_qa_accuracy(run: Path, tmp_path: Path) 
 
     options = ReportOptions(max_questions=5, max_trace_pictures=0)
     html = build_report([run], tmp_path / "report", options).index.read_text(encoding="utf-8")
-    table = html[html.index('id="memory-metrics-table"'):]
+    table = html[html.index('id="memory-metrics-table"') :]
     table = table[: table.index("</table>")]
     assert "oracle_memory" in table and "mem0_style" in table and "rag_bm25" not in table
     assert '1.000<br><span class="ci">[1.000, 1.000]</span>' in table
@@ -161,7 +161,7 @@ def test_report_shows_the_metrics_beside_qa_accuracy(run: Path, tmp_path: Path) 
 def test_a_traced_dialogue_without_records_still_counts(run: Path, tmp_path: Path) -> None:
     """A dialogue the traces ingested without a record yet (a run stopped mid-dialogue) is
     measured like the others: the metrics follow the traces, dialogue by dialogue."""
-    from umb.attribute._memory_metrics_run import MemoryMetricsRun
+    from umb.attribute import MemoryMetricsRun
 
     copy = tmp_path / "run"
     shutil.copytree(run, copy)

@@ -20,14 +20,14 @@ from typing import Any
 
 import pytest
 
+from umb.attribute import Fault
 from umb.attribute._facts import states
-from umb.attribute._faults import Fault
 from umb.attribute._faults_harness import Harness
 from umb.attribute._faults_run import draw_faults
 from umb.attribute._memory_gold import GoldIndex, need_of
 from umb.attribute._memory_metrics_run import dialogue_facts, system_rows
 from umb.bench import Benchmark
-from umb.memory._text import split_sentences
+from umb.memory import split_sentences
 from umb.trace import Trace
 
 DIALOGUES = 2

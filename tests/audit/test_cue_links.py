@@ -7,7 +7,7 @@ import pytest
 from umb.audit._cues import links
 from umb.audit._view import DialogueLines, Line
 from umb.render import _kindtalk as K
-from umb.world._morph import capitalise
+from umb.world import capitalise
 
 OPENER = "On March 3rd I bought a black Fujifilm X-T30 camera."
 # A kind reference, a bare one, a gerund, a name with an apostrophe, one with a month and year.

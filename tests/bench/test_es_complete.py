@@ -13,10 +13,10 @@ from typing import Any
 import pytest
 
 from umb.bench import Benchmark, Dialogue, Question
-from umb.pipeline._generate import generate, resolve_config
+from umb.pipeline import generate, resolve_config
 from umb.qa._summary import THEMES
 from umb.scoring import get_scorer
-from umb.world._facts import PROFILE_KIND
+from umb.world import PROFILE_KIND
 from umb.world._kinds import KINDS
 from umb.world._simulate import JOINT_ACTIVITIES
 

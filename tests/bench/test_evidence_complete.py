@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from umb.bench import Benchmark, Dialogue, Fact, Question
-from umb.pipeline._generate import generate, resolve_config
+from umb.pipeline import generate, resolve_config
 
 Key = tuple[str, str, str, str]
 

@@ -12,8 +12,7 @@ import pytest
 from umb._errors import ConfigError
 from umb.bench import Benchmark
 from umb.bench._validate import validate
-from umb.pipeline._generate import generate, resolve_config
-from umb.pipeline._merge import merge_shards
+from umb.pipeline import generate, merge_shards, resolve_config
 
 FILES = ("manifest.json", "world.json", "dialogues.jsonl", "questions.jsonl", "facts.jsonl")
 

@@ -12,7 +12,7 @@ import pytest
 
 pytest.importorskip("ray", reason="the ray extra is not installed")
 
-from umb.pipeline._generate import resolve_config  # noqa: E402
+from umb.pipeline import resolve_config  # noqa: E402
 from umb.pipeline._generate_ray import SHARDS, _keep, generate_on_ray, generate_shard  # noqa: E402
 from umb.run import ExecutorOptions  # noqa: E402
 

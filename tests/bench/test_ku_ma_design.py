@@ -11,7 +11,7 @@ from __future__ import annotations
 import pytest
 
 from umb.bench import Benchmark, Dialogue, Fact
-from umb.pipeline._generate import generate, resolve_config
+from umb.pipeline import generate, resolve_config
 
 
 @pytest.fixture(scope="module")

@@ -32,8 +32,9 @@ from umb.bench import Benchmark
 from umb.qa._describe import DESCRIPTORS, pointers
 from umb.qa._slots import SLOT_QUESTIONS, ie_query, phrasings
 from umb.world import _vocab as V
+from umb.world import article
 from umb.world._kinds import KINDS
-from umb.world._morph import article, base_verb
+from umb.world._morph import base_verb
 
 #: (name, gender, pronoun, possessive).
 PEOPLE = (("Lotte", "female", "she", "her"), ("Silas", "male", "he", "his"))

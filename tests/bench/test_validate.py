@@ -9,7 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from umb.bench._validate import _stamp_ok, check, validate
+from umb.bench import check
+from umb.bench._validate import _stamp_ok, validate
 
 
 def _copy(src: Path, dst: Path) -> Path:

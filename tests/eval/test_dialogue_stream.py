@@ -11,11 +11,9 @@ import pytest
 from _trace_copies import with_a_retried_question
 
 from umb import evaluate
-from umb.attribute import attribute_run, memory_metrics_run
-from umb.attribute._background import BackgroundAnalysis
+from umb.attribute import BackgroundAnalysis, attribute_run, memory_metrics_run
 from umb.run import RunConfig, read_records, trace_path
-from umb.trace import iter_dialogue_traces, read_trace
-from umb.trace._split import DialogueSplitter, iter_records
+from umb.trace import DialogueSplitter, iter_dialogue_traces, iter_records, read_trace
 
 SYSTEMS = ("rag_bm25", "mem0_style")
 OUTPUTS = ("attributions.jsonl", "attribution_summary.json", "memory_metrics.json",

@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 from _eval_cases import ES, IE, MA_FALSE, MSR, with_answer
 
-from umb.models._api import GenerateRequest, GenerateResult
+from umb.models import GenerateRequest, GenerateResult
 from umb.scoring import JUDGE_PROMPT_SHA256, RECORD_KEYS, Judge, aggregate, score_replies
 
 

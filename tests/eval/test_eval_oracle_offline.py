@@ -16,7 +16,7 @@ from umb import ConfigError
 from umb._dates import clock_minutes, resolve_date
 from umb.bench import Question
 from umb.families import FAMILIES, REQUIRED_FIELDS
-from umb.models._api import GenerateRequest
+from umb.models import GenerateRequest
 from umb.models.offline import OfflineModel, read
 from umb.models.oracle import OracleModel
 from umb.run import build_request
@@ -158,7 +158,7 @@ def test_clock_times() -> None:
 def test_demo_benchmark_oracle_is_perfect_and_offline_orders_the_systems(demo_bench: Path) -> None:
     """Oracle: 1.0 on every family. Offline: evidence-only >= full history >= nothing."""
     from umb.bench import Benchmark
-    from umb.memory._render import render_sessions
+    from umb.memory import render_sessions
 
     bench = Benchmark.open(demo_bench)
     dialogues = {d.id: d for d in bench.iter_dialogues()}

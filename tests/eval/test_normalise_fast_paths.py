@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from umb.scoring._normalise import normalise_tokens
+from umb.scoring import normalise_tokens
 
 
 @pytest.mark.parametrize(

@@ -9,15 +9,21 @@ from typing import Any
 import pytest
 
 from umb._errors import ConfigError, DataError
-from umb.bench import Benchmark, Dialogue, Evidence, Interlocutor, Question, Session, Turn
-from umb.bench._write import write_benchmark
+from umb.bench import (
+    Benchmark,
+    Dialogue,
+    Evidence,
+    Interlocutor,
+    Question,
+    Session,
+    Turn,
+    write_benchmark,
+)
 from umb.families import FAMILIES
 from umb.memory import MemorySystem, RetrievedContext, memory_system_names, register_memory_system
 from umb.models import ModelOptions
-from umb.run._config import RunConfig, public_url
-from umb.run._log import read_records
-from umb.run._options import ScoringOptions
-from umb.run._runner import run_eval
+from umb.run import RunConfig, ScoringOptions, read_records, run_eval
+from umb.run._config import public_url
 
 SEEN: dict[str, list[str]] = {}
 """question id -> ids of the sessions the spy had ingested when the question was asked."""
@@ -119,9 +125,7 @@ RECORD_FIELDS = {
 }  # fmt: skip
 
 
-def test_records_hold_the_documented_fields(
-    offline_run: dict[str, Any], demo_bench: Path
-) -> None:
+def test_records_hold_the_documented_fields(offline_run: dict[str, Any], demo_bench: Path) -> None:
     records = _records(offline_run["out"])
     n = len(Benchmark.open(demo_bench).questions)
     assert len(records) == offline_run["records"] == 3 * n
@@ -283,8 +287,12 @@ def test_unknown_system_and_bad_options_are_config_errors(tiny_bench: Path, tmp_
     with pytest.raises(ConfigError, match="rag_bm25"):
         RunConfig(bench=tiny_bench, out=tmp_path, systems=("rag_bm52",))
     with pytest.raises(ConfigError, match="concurrency"):
-        RunConfig(bench=tiny_bench, out=tmp_path, systems=("no_context",),
-                  options=ModelOptions(concurrency=0))
+        RunConfig(
+            bench=tiny_bench,
+            out=tmp_path,
+            systems=("no_context",),
+            options=ModelOptions(concurrency=0),
+        )
     with pytest.raises(ConfigError, match="twice"):
         RunConfig(bench=tiny_bench, out=tmp_path, systems=("no_context", "no_context"))
 
@@ -316,7 +324,8 @@ def test_long_id_lists_are_capped_in_records() -> None:
     import dataclasses
 
     from umb.models import load_model
-    from umb.run._record import MAX_SOURCE_TURN_IDS, answer_question
+    from umb.run import answer_question
+    from umb.run._record import MAX_SOURCE_TURN_IDS
 
     turns = tuple(f"D0001:S001:T{i:04d}" for i in range(MAX_SOURCE_TURN_IDS + 1))
     question = _question("Q-D0001-ABS-01", "D0001", "2021-12-31T10:00")

@@ -10,9 +10,7 @@ from typing import Any
 import pytest
 
 from umb.models import ModelOptions
-from umb.run._config import RunConfig
-from umb.run._log import read_records
-from umb.run._runner import run_eval
+from umb.run import RunConfig, read_records, run_eval
 from umb.testing import OpenAIServer
 
 SECRET = "sk-umb-runner-test-2b7f0c1d-never-store-me"
@@ -35,7 +33,10 @@ def _config(bench: Path, out: Path, server: OpenAIServer, **kw: Any) -> RunConfi
         "limit": 12,
     }
     endpoint: dict[str, Any] = {
-        "base_url": server.base_url, "concurrency": 4, "timeout_s": 5.0, "max_retries": 1,
+        "base_url": server.base_url,
+        "concurrency": 4,
+        "timeout_s": 5.0,
+        "max_retries": 1,
         "cache_path": None,
     }
     for key in list(kw):

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from _kill import kill_after
 
-from umb.run._log import read_records
+from umb.run import read_records
 from umb.testing import OpenAIServer
 
 ENV = {**os.environ, "OPENAI_API_KEY": "sk-kill-test"}

@@ -13,9 +13,7 @@ from _trace_copies import with_a_retried_question
 
 from umb import evaluate
 from umb._errors import DataError
-from umb.run import RunConfig, read_records, trace_path
-from umb.run._tracestream import summarize_trace
-from umb.run._traceview import RunTraceView
+from umb.run import RunConfig, RunTraceView, read_records, summarize_trace, trace_path
 from umb.trace import read_dialogues, read_trace
 from umb.trace._file import gzip_member
 
@@ -86,8 +84,10 @@ def test_one_dialogue_holds_what_the_whole_trace_holds_of_it(run: Path, system: 
     whole = read_trace(path)
     dialogue = read_records(run / "records.jsonl")[0]["dialogue_id"]
     part = read_dialogues(path, [dialogue])
+
     def mine(o: object) -> bool:
         return getattr(o, "attrs", {}).get("dialogue_id") == dialogue
+
     assert {o.id for o in part.ops if mine(o)} == {o.id for o in whole.ops if mine(o)}
     assert not [o for o in part.ops if not mine(o) and o.attrs.get("dialogue_id")]
     assert part.issues == []

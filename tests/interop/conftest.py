@@ -10,9 +10,8 @@ from typing import Any
 
 import pytest
 
-from umb.bench._records import Dialogue, Evidence, Interlocutor, Question, Session, Turn
-from umb.bench._write import write_benchmark
-from umb.models._api import GenerateRequest, GenerateResult
+from umb.bench import Dialogue, Evidence, Interlocutor, Question, Session, Turn, write_benchmark
+from umb.models import GenerateRequest, GenerateResult
 
 LOCOMO = Path(__file__).resolve().parents[2] / ".." / "shared" / "external" / "locomo10.json"
 LOCOMO_SHA256 = "79fa87e90f04081343b8c8debecb80a9a6842b76a7aa537dc9fdf651ea698ff4"

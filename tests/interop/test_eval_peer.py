@@ -15,10 +15,7 @@ from umb._errors import ConfigError
 from umb.bench import Benchmark
 from umb.interop.locomo._scorers import LoCoMoF1
 from umb.report import build_report
-from umb.run._config import RunConfig
-from umb.run._log import read_records
-from umb.run._options import ScoringOptions
-from umb.run._runner import run_eval
+from umb.run import RunConfig, ScoringOptions, read_records, run_eval
 
 # conv-26, the first conversation: all five categories (its adversarial items come last).
 CONV26 = 199

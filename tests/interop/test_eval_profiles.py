@@ -18,17 +18,11 @@ from umb.interop._common import text_hash
 from umb.interop.locomo._profile import NOT_MENTIONED_OPTION
 from umb.interop.longmemeval._judge import TEMPLATES
 from umb.memory import RetrievedContext
-from umb.models import ModelOptions
-from umb.models._api import GenerateRequest, GenerateResult
+from umb.models import GenerateRequest, GenerateResult, ModelOptions
 from umb.models.offline import OfflineModel
-from umb.run._config import RunConfig
-from umb.run._log import read_records
-from umb.run._options import ScoringOptions
+from umb.run import RunConfig, ScoringOptions, answer_question, read_records, run_eval
 from umb.run._profiles import build_profile_request, profile_for
-from umb.run._record import answer_question
-from umb.run._runner import run_eval
-from umb.scoring._adapters import PeerScoring
-from umb.scoring._peer import answer_scorer_names, check_scorer
+from umb.scoring import PeerScoring, answer_scorer_names, check_scorer
 from umb.testing import OpenAIServer
 
 from .conftest import lme_instance

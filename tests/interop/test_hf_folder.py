@@ -15,8 +15,7 @@ datasets = pytest.importorskip("datasets", reason="the hub extra (datasets) is n
 
 import yaml  # noqa: E402 - a dependency of datasets
 
-from umb.bench import Benchmark  # noqa: E402
-from umb.bench._stats import benchmark_stats  # noqa: E402
+from umb.bench import Benchmark, benchmark_stats  # noqa: E402
 from umb.bench._validate import validate  # noqa: E402
 from umb.interop.hf._card import manifest_leaves  # noqa: E402
 from umb.interop.hf._export import export_hf  # noqa: E402

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from umb.bench._validate import check
+from umb.bench import check
 
 
 def test_imported_locomo_validates(locomo_bench: Path) -> None:

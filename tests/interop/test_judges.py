@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from umb._errors import ConfigError, DataError
-from umb.bench._records import Evidence, Question
+from umb.bench import Evidence, Question
 from umb.interop.locomo._mem0_judge import Mem0Judge
 from umb.interop.longmemeval._judge import LongMemEvalJudge
 from umb.run import JudgeTemplates

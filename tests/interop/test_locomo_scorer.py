@@ -6,8 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from umb.bench import Benchmark
-from umb.bench._records import Evidence, Question
+from umb.bench import Benchmark, Evidence, Question
 from umb.interop._common import native_answer_text
 from umb.interop.locomo._scorers import (
     LoCoMoF1,

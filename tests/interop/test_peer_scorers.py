@@ -6,7 +6,7 @@ import math
 
 import pytest
 
-from umb.bench._records import Evidence, Question
+from umb.bench import Evidence, Question
 from umb.interop.locomo._mem0_scorers import bleu1, set_f1, simple_tokens
 from umb.interop.longmemeval._judge import (
     PROMPT_SET_HASH,

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from umb.bench._records import Evidence, Question
+from umb.bench import Evidence, Question
 from umb.interop.locomo._mem0_scorers import word_tokenizer
 from umb.interop.locomo._profile import cat5_answer
 from umb.interop.locomo._scorers import LoCoMoRecall, normalize_answer, token_f1

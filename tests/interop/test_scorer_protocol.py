@@ -4,16 +4,18 @@ from __future__ import annotations
 
 import asyncio
 
-from umb.bench._records import Evidence, Question
+from umb.bench import Evidence, Question
 from umb.scoring import (
+    JUDGE_SCORERS,
     PEER_SCORERS,
+    PeerAnswerMetric,
+    PeerRetrievalMetric,
     Prediction,
     Score,
     Scorer,
     build_scorer,
     load_peer_scorer,
 )
-from umb.scoring._peer import JUDGE_SCORERS, PeerAnswerMetric, PeerRetrievalMetric
 
 from .conftest import ScriptedJudge
 

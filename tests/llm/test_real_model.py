@@ -18,8 +18,7 @@ from click.testing import CliRunner
 from llm_names import MODEL_SPEC, SERVED_NAME, THREADS
 
 from umb._cli.main import cli
-from umb.bench import Benchmark, Dialogue
-from umb.bench._records import TEMPLATE
+from umb.bench import TEMPLATE, Benchmark, Dialogue
 from umb.memory import MemoryConfig
 from umb.models import ModelOptions, load_model
 from umb.render import LLMRenderConfig, LLMRenderer, load_worlds, plan_dialogue

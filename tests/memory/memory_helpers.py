@@ -8,7 +8,7 @@ from typing import Any
 
 from umb.bench import Evidence, Question, Session, Turn
 from umb.memory import MemoryConfig, MemorySystem, RetrievedContext, build_memory
-from umb.models._api import GenerateRequest, GenerateResult
+from umb.models import GenerateRequest, GenerateResult
 
 CHARACTER, FRIEND = "Maya", "Alex"
 

@@ -15,8 +15,7 @@ import pytest
 from memory_helpers import ingest, question, retrieve, session
 
 from umb import ConfigError, MissingDependencyError
-from umb.bench import Dialogue, Evidence, Interlocutor, Question, Session
-from umb.bench._write import write_benchmark
+from umb.bench import Dialogue, Evidence, Interlocutor, Question, Session, write_benchmark
 from umb.memory import MemoryConfig, build_memory
 from umb.memory._mem0_lib import Mem0Library, Mem0Options
 from umb.memory._mem0_parts import mem0_available

@@ -6,8 +6,7 @@ from typing import Any
 import pytest
 from memory_helpers import ScriptedModel, ingest, question, retrieve, session
 
-from umb.memory import MemoryConfig, build_memory
-from umb.memory._mem0_style import Mem0Style
+from umb.memory import Mem0Style, MemoryConfig, build_memory
 
 SESSIONS = [
     session(n, f"2021-0{n}-01T10:00", [("user", "News?"), ("assistant", text)])

@@ -5,8 +5,7 @@ from typing import Any
 import pytest
 from memory_helpers import ScriptedModel, ingest, question, retrieve, session
 
-from umb.memory import MemoryConfig, build_memory
-from umb.memory._mem0_style import Mem0Style
+from umb.memory import Mem0Style, MemoryConfig, build_memory
 
 S1 = session(
     1,

@@ -6,9 +6,8 @@ import numpy as np
 import pytest
 from memory_helpers import ingest, question, retrieve, run, session
 
-from umb.memory import MemoryConfig, build_memory
+from umb.memory import MemoryConfig, RagMemory, build_memory
 from umb.memory._index import reciprocal_rank_fusion, standardised
-from umb.memory._rag import RagMemory
 
 DIALOGUE = [
     session(

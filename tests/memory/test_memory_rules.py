@@ -5,8 +5,9 @@ import datetime as dt
 import pytest
 
 from umb._dates import is_recollection, mentioned_dates
+from umb.memory import split_sentences
 from umb.memory._rules import clean_sentence, is_informative, state_key, third_person
-from umb.memory._text import light_stem, split_sentences
+from umb.memory._text import light_stem
 
 
 @pytest.mark.parametrize(

@@ -2,8 +2,8 @@ from __future__ import annotations
 
 from memory_helpers import ScriptedModel, ingest, question, retrieve, run, session
 
-from umb.memory import MemoryConfig, build_memory
-from umb.memory._summary import SummaryMemory, extractive_summary
+from umb.memory import MemoryConfig, SummaryMemory, build_memory
+from umb.memory._summary import extractive_summary
 
 S1 = session(
     1,

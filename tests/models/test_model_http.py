@@ -10,8 +10,7 @@ import psutil
 import pytest
 
 from umb._errors import ConfigError
-from umb.models import ModelOptions, UsageMeter, load_model
-from umb.models._factory import ModelOnUse
+from umb.models import ModelOnUse, ModelOptions, UsageMeter, load_model
 from umb.models._openai import _error_message
 from umb.testing.openai_server import _wait
 

@@ -11,7 +11,7 @@ import pytest
 @pytest.fixture(scope="session")
 def small_bench(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """Eight characters with short dialogues (about 1,200 estimated tokens each)."""
-    from umb.pipeline._generate import generate, resolve_config
+    from umb.pipeline import generate, resolve_config
 
     out = tmp_path_factory.mktemp("pbench") / "bench"
     config = resolve_config(

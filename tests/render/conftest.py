@@ -15,7 +15,7 @@ TINY_SEED = 3
 @pytest.fixture(scope="session")
 def tiny_bench(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A template benchmark of two characters (about 30 sessions each). Read-only."""
-    from umb.pipeline._generate import generate, resolve_config
+    from umb.pipeline import generate, resolve_config
 
     out = tmp_path_factory.mktemp("render") / "tiny"
     generate(resolve_config("demo", characters=2, seed=TINY_SEED, target_tokens=1000), out)

@@ -11,8 +11,7 @@ import pytest
 from umb.bench import Fact
 from umb.render import _kindtalk as K
 from umb.render import _narrate as N
-from umb.world._build import WorldBuilder
-from umb.world._records import Event
+from umb.world import Event, WorldBuilder
 
 _MONTH_FORMS = ("in {m}", "back in {m}", "in early {m}", "in late {m}")
 

@@ -8,9 +8,8 @@ from typing import Any
 
 import pytest
 
-from umb.bench import Benchmark
-from umb.bench._style import style_stats
-from umb.pipeline._generate import generate, resolve_config
+from umb.bench import Benchmark, style_stats
+from umb.pipeline import generate, resolve_config
 from umb.render import _chatwords as W
 from umb.render import _phrases as P
 from umb.render._kindtalk import mood_of

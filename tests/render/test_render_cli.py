@@ -12,7 +12,7 @@ from scripted import write_rules
 
 from umb._cli.main import cli
 from umb._errors import ConfigError
-from umb.bench._validate import check
+from umb.bench import check
 from umb.render import DialoguePlan
 from umb.testing import OpenAIServer
 

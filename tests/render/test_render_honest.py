@@ -9,8 +9,7 @@ from click.testing import CliRunner
 from scripted import write_rules
 
 from umb._cli.main import cli
-from umb.bench import Benchmark
-from umb.bench._stats import benchmark_stats, format_stats
+from umb.bench import Benchmark, benchmark_stats, format_stats
 from umb.render import DialoguePlan
 from umb.testing import OpenAIServer
 

@@ -18,8 +18,7 @@ from scripted import exchange_reply, session_reply, write_rules
 
 from umb._errors import ConfigError, EndpointError
 from umb._jsonio import read_json
-from umb.bench import Benchmark
-from umb.bench._validate import check
+from umb.bench import Benchmark, check
 from umb.render import (
     DialoguePlan,
     Endpoint,

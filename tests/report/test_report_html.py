@@ -26,7 +26,7 @@ from umb.report import (
     format_leaderboard,
     register_section,
 )
-from umb.run._config import RunConfig
+from umb.run import RunConfig
 from umb.testing import OpenAIServer
 
 LIMIT = 30
@@ -90,8 +90,7 @@ def test_report_renders_in_headless_chromium(report: Path) -> None:
     table = re.search(board, dom, re.DOTALL)
     assert table is not None, dom[:2000]
     systems = [
-        s.replace("<wbr>", "")
-        for s in re.findall(r'<td class="system">(.+?)</td>', table.group(1))
+        s.replace("<wbr>", "") for s in re.findall(r'<td class="system">(.+?)</td>', table.group(1))
     ]
     assert sorted(systems) == ["full_context", "full_context", "no_context", "oracle_evidence"]
     assert "oracle" in table.group(1) and "offline" in table.group(1)

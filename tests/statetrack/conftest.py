@@ -16,7 +16,7 @@ LEVELS = "L01-L03,L10,L11,L19,L20"
 @pytest.fixture(scope="session")
 def dense_bench(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """4 characters over 1996-2025: every character can fill 10 schemas × 10 facts."""
-    from umb.pipeline._generate import generate, resolve_config
+    from umb.pipeline import generate, resolve_config
 
     out = tmp_path_factory.mktemp("st-bench") / "dense"
     config = resolve_config("demo", characters=4, start="1996-01-01", target_tokens=1000)

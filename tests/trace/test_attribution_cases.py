@@ -249,7 +249,8 @@ def test_needs_per_family_and_value_matching() -> None:
 def test_gold_worded_otherwise_than_the_dialogue(tmp_path: Path, gold: str, mode: str) -> None:
     # Imported benchmarks paraphrase: every content word there -> matched word by word; some
     # -> followed from the evidence turn; none -> the annotation is wrong.
-    from umb.attribute._evidence import Matcher, QuestionInputs, find_evidence
+    from umb.attribute import QuestionInputs
+    from umb.attribute._evidence import Matcher, find_evidence
 
     turn = "D0001:S003:T0001"
     q = ie_question(gold={"answer": gold}, evidence=Evidence(turn_ids=(turn,)))

@@ -17,8 +17,7 @@ from umb._cli.main import cli
 from umb.attribute import ERROR_TYPES, LLMFactChecker, read_attributions
 from umb.interop.memtracebench import ERROR_TYPE_TO_MEMTRACE, export_memtrace, import_memtrace
 from umb.models import ModelOptions, load_model
-from umb.run import RunConfig, read_records
-from umb.run._traces import trace_paths
+from umb.run import RunConfig, read_records, trace_paths
 from umb.testing import OpenAIServer
 from umb.trace import memory_var, read_trace
 
@@ -153,8 +152,8 @@ def test_the_llm_check_decides_what_value_matching_cannot(
     options = ModelOptions(base_url=openai_server.base_url, api_key_env="UMB_TEST_NO_KEY",
                            max_retries=0)  # fmt: skip
     with LLMFactChecker(load_model("openai/umb-test", role="judge", options=options)) as checker:
-        from umb.attribute._attribute import attribute_question
-        from umb.attribute._evidence import Matcher, QuestionInputs
+        from umb.attribute import QuestionInputs, attribute_question
+        from umb.attribute._evidence import Matcher
         from umb.attribute._graph import SystemView
 
         pipe = story("checked")

@@ -11,9 +11,9 @@ from pathlib import Path
 
 import pytest
 
-from umb.attribute import FAULT_KINDS, Need
-from umb.attribute._faults import Fault, blind, corrupt_text, wrong_answer
-from umb.attribute._faults_run import FaultReport, run_fault_injection_sync
+from umb.attribute import FAULT_KINDS, Fault, FaultReport, Need
+from umb.attribute._faults import blind, corrupt_text, wrong_answer
+from umb.attribute._faults_run import run_fault_injection_sync
 from umb.bench import Benchmark, Evidence, Question, Session, Turn
 from umb.families import FAMILIES
 from umb.scoring import get_scorer, parse_answer

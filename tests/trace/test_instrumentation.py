@@ -12,8 +12,7 @@ from click.testing import CliRunner
 from umb._cli.main import cli
 from umb.bench import Benchmark, Dialogue
 from umb.models import ModelOptions
-from umb.run import RunConfig, read_records, run_eval, trace_path, trace_paths
-from umb.run._options import ScoringOptions
+from umb.run import RunConfig, ScoringOptions, read_records, run_eval, trace_path, trace_paths
 from umb.testing import OpenAIServer
 from umb.trace import Trace, answer_var, context_var, judgement_var, read_trace, role_of, turn_var
 

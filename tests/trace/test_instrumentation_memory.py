@@ -9,9 +9,8 @@ from pathlib import Path
 from typing import Any
 
 from umb.bench import Evidence, Question, Session, Turn
-from umb.memory import MemoryConfig, MemorySystem, RetrievedContext, build_memory
-from umb.memory._mem0_style import Mem0Style
-from umb.models._api import GenerateRequest, GenerateResult
+from umb.memory import Mem0Style, MemoryConfig, MemorySystem, RetrievedContext, build_memory
+from umb.models import GenerateRequest, GenerateResult
 from umb.trace import (
     NULL_TRACER,
     Trace,

@@ -18,8 +18,7 @@ from umb import ConfigError, evaluate
 from umb._cli.main import cli
 from umb.memory import MemoryConfig
 from umb.report import ReportOptions, build_report
-from umb.run import RunConfig, read_records, trace_path
-from umb.run._traceview import RunTraceView
+from umb.run import RunConfig, RunTraceView, read_records, trace_path
 from umb.trace import read_trace, turn_var
 
 needs_dot = pytest.mark.skipif(shutil.which("dot") is None, reason="Graphviz is not installed")

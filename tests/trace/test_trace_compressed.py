@@ -11,9 +11,8 @@ import pytest
 
 from conftest import record_pipeline
 from umb import DataError
-from umb.trace import TraceConfig, Tracer, _tail, operation, read_trace
+from umb.trace import TraceConfig, Tracer, TraceTail, _tail, operation, read_trace
 from umb.trace._file import gzip_member, scan_trace
-from umb.trace._tail import TraceTail
 
 
 def _write(path: Path, flush_every: int = 4) -> None:

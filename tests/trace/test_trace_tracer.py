@@ -19,6 +19,7 @@ from umb.trace import (
     current_op,
     current_tracer,
     iter_dialogue_traces,
+    iter_records,
     memory_var,
     open_tracer,
     operation,
@@ -26,7 +27,6 @@ from umb.trace import (
     run_in_thread,
     traced,
 )
-from umb.trace._split import iter_records
 
 Q_PET = "Q-D0001-IE-01"
 

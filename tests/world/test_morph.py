@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from umb.world._morph import article, base_phrase, definite, gerund, plural, second_person
+from umb.world import article, base_phrase, definite, gerund, plural, second_person
 
 
 @pytest.mark.parametrize(

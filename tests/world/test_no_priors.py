@@ -28,12 +28,11 @@ from datetime import date
 
 import pytest
 
-from umb.pipeline._generate import events_per_year, resolve_config
+from umb.pipeline import resolve_config
+from umb.pipeline._generate import events_per_year
 from umb.qa._describe import DESCRIPTORS
 from umb.qa._slots import SLOT_QUESTIONS
-from umb.world._build import CharacterWorld, WorldBuilder
-from umb.world._facts import PROFILE_KIND
-from umb.world._records import Event
+from umb.world import PROFILE_KIND, CharacterWorld, Event, WorldBuilder
 
 STATIC_MAX = 0.20
 PREVIOUS_MAX = 0.15

@@ -18,21 +18,35 @@ from umb.attribute._types import ERROR_TYPES, Attribution
 
 if typing.TYPE_CHECKING:
     from umb.attribute._attribute import attribute_question
+    from umb.attribute._background import BackgroundAnalysis
     from umb.attribute._evidence import FactChecker, QuestionInputs
     from umb.attribute._facts import Need, build_needs
     from umb.attribute._faults import FAULT_KINDS, Fault
     from umb.attribute._faults_run import FaultReport, run_fault_injection
     from umb.attribute._llm import LLMFactChecker
     from umb.attribute._memory_metrics_run import (
+        RATES,
         MemoryMetricsRun,
         memory_metrics_run,
+        read_memory_detail,
         read_memory_metrics,
     )
-    from umb.attribute._run import AttributionRun, attribute_run, read_attributions
+    from umb.attribute._run import (
+        AttributionRun,
+        attribute_run,
+        bench_dir,
+        read_attributions,
+        run_traces,
+    )
 
 # The rest loads on first use: a command that only names the files (the eval summary) or
 # hands attribution to its second process does not pay for matching and fault injection.
 _LAZY: dict[str, str] = {
+    "BackgroundAnalysis": "umb.attribute._background",
+    "RATES": "umb.attribute._memory_metrics_run",
+    "bench_dir": "umb.attribute._run",
+    "read_memory_detail": "umb.attribute._memory_metrics_run",
+    "run_traces": "umb.attribute._run",
     "attribute_question": "umb.attribute._attribute",
     "FactChecker": "umb.attribute._evidence",
     "QuestionInputs": "umb.attribute._evidence",
@@ -56,6 +70,11 @@ __getattr__, __dir__ = _lazy_names("umb.attribute", _LAZY, globals())
 
 
 __all__ = [
+    "BackgroundAnalysis",
+    "RATES",
+    "bench_dir",
+    "read_memory_detail",
+    "run_traces",
     "ATTRIBUTIONS",
     "ATTRIBUTION_SUMMARY",
     "ERROR_TYPES",

@@ -47,9 +47,8 @@ from umb.attribute._types import (
     UNATTRIBUTED,
     Attribution,
 )
-from umb.scoring._family import get_scorer
-from umb.trace._ids import role_of, turn_var
-from umb.trace._model import NodeKey, Operation
+from umb.scoring import get_scorer
+from umb.trace import NodeKey, Operation, role_of, turn_var
 
 if TYPE_CHECKING:
     from umb.bench import Question

@@ -15,8 +15,7 @@ from umb.attribute._files import failed
 from umb.attribute._graph import SystemView
 from umb.attribute._types import Attribution
 from umb.bench import Benchmark, Dialogue
-from umb.trace import BenchmarkTurns, Trace
-from umb.trace._gc import paused_gc
+from umb.trace import BenchmarkTurns, Trace, paused_gc
 
 if TYPE_CHECKING:
     from tqdm import tqdm

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 from umb.attribute._facts import Need, overlaps, paraphrase_echo, states
 from umb.attribute._graph import SystemView
-from umb.trace._ids import turn_var
+from umb.trace import turn_var
 
 if TYPE_CHECKING:
     from umb.bench import Fact, Question

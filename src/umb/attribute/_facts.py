@@ -21,9 +21,9 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
-from umb.scoring._normalise import as_text as normalised_text
-from umb.scoring._normalise import as_text_list as normalised_text_list
-from umb.scoring._normalise import normalise_tokens
+from umb.scoring import as_text as normalised_text
+from umb.scoring import as_text_list as normalised_text_list
+from umb.scoring import normalise_tokens
 
 if TYPE_CHECKING:
     from umb.bench import Fact, Question

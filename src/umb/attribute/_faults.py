@@ -31,20 +31,23 @@ from umb.attribute._facts import Need, states
 from umb.attribute._types import DELETION, EXTRACTION, RESPONSE, RETRIEVAL, UPDATE
 from umb.bench import Session as SessionType
 from umb.families import REQUIRED_FIELDS
-from umb.memory._full_context import FullContext
-from umb.memory._history import SessionLog
-from umb.memory._mem0_rules import CandidateFact, Decision
-from umb.memory._mem0_style import Mem0Style
-from umb.memory._oracle_evidence import OracleEvidence
-from umb.memory._rag import RagMemory
-from umb.memory._summary import SummaryMemory
-from umb.memory._text import split_sentences
-from umb.trace._context import current_op
+from umb.memory import (
+    CandidateFact,
+    Decision,
+    FullContext,
+    Mem0Style,
+    OracleEvidence,
+    RagMemory,
+    SessionLog,
+    SummaryMemory,
+    split_sentences,
+)
+from umb.trace import current_op
 
 if TYPE_CHECKING:
     from umb.bench import Question, Session
     from umb.memory import MemorySystem, RetrievedContext
-    from umb.models._api import GenerateRequest, GenerateResult, ModelAPI
+    from umb.models import GenerateRequest, GenerateResult, ModelAPI
 
 FAULT_KINDS: Final = ("extraction", "update", "deletion", "retrieval", "response")
 EXPECTED: Final = {

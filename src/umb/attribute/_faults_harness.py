@@ -18,15 +18,14 @@ from umb.attribute._types import Attribution
 from umb.bench import Benchmark
 from umb.memory import MemoryConfig, build_memory
 from umb.models import load_model
-from umb.run._record import answer_question
-from umb.trace._reader import read_trace
-from umb.trace._tracer import Tracer
+from umb.run import answer_question
+from umb.trace import Tracer, read_trace
 
 if TYPE_CHECKING:
     from umb.bench import Dialogue, Question, Session
     from umb.memory import MemorySystem
-    from umb.models._api import ModelAPI
-    from umb.trace._tracer import Tracer
+    from umb.models import ModelAPI
+    from umb.trace import Tracer
 
 Records = dict[str, dict[str, Any]]
 

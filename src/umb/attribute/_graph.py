@@ -14,9 +14,7 @@ from typing import Any
 
 import orjson
 
-from umb.trace._graph import Trace
-from umb.trace._ids import role_of, turn_var
-from umb.trace._model import NodeKey, Operation, VarVersion
+from umb.trace import NodeKey, Operation, Trace, VarVersion, role_of, turn_var
 
 STORED_ROLES = frozenset({"memory", "summary", "unit"})
 """Roles of what a system keeps and retrieves from (memory units, summaries, RAG units)."""

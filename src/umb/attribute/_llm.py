@@ -16,10 +16,10 @@ from typing import TYPE_CHECKING, Any, Final, TypeVar
 import orjson
 
 from umb.attribute._facts import Need
-from umb.models._api import GenerateRequest, Message
+from umb.models import GenerateRequest, Message
 
 if TYPE_CHECKING:
-    from umb.models._api import GenerateRequest, ModelAPI
+    from umb.models import GenerateRequest, ModelAPI
 
 T = TypeVar("T")
 

@@ -13,8 +13,7 @@ from typing import TYPE_CHECKING
 
 from umb.attribute._graph import STORED_ROLES, SystemView, op_kind
 from umb.attribute._types import DELETION, EXTRACTION, RETRIEVAL, UPDATE
-from umb.trace._ids import role_of
-from umb.trace._model import NodeKey, Operation, VarVersion
+from umb.trace import NodeKey, Operation, VarVersion, role_of
 
 if TYPE_CHECKING:
     from umb.attribute._attribute import Carriers

@@ -25,12 +25,10 @@ from umb.attribute._memory_gold import DialogueGold, GoldIndex, Person, stated_f
 from umb.attribute._memory_metrics import UPDATE_OUTCOMES, dialogue_metrics
 from umb.attribute._memory_units import DialogueUnits, has_memory_units, memory_units
 from umb.attribute._run import bench_dir, run_traces
-from umb.bench import Benchmark, Dialogue
-from umb.bench._io import WORLD
+from umb.bench import WORLD, Benchmark, Dialogue
 from umb.memory import memory_system_class
-from umb.run._log import HEADER, RECORDS, read_records
-from umb.run._results import add_to_results
-from umb.scoring._aggregate import bootstrap_ratio_ci
+from umb.run import HEADER, RECORDS, add_to_results, read_records
+from umb.scoring import bootstrap_ratio_ci
 from umb.trace import DialogueTrace, Trace
 
 DialogueFacts = tuple[str, list[tuple[str, str, tuple[str, ...]]]]

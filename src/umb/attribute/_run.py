@@ -23,8 +23,7 @@ from umb.attribute._evidence import FactChecker
 from umb.attribute._files import ATTRIBUTION_SUMMARY, ATTRIBUTIONS, failed, kept_part
 from umb.attribute._types import ERROR_TYPES, UNATTRIBUTED, Attribution
 from umb.bench import Dialogue
-from umb.run._log import HEADER, RECORDS, read_records
-from umb.run._traces import trace_paths
+from umb.run import HEADER, RECORDS, read_records, trace_paths
 from umb.trace import DialogueTrace
 
 if TYPE_CHECKING:

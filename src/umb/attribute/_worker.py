@@ -37,12 +37,8 @@ from umb.attribute._files import failed, kept_part
 from umb.attribute._memory_metrics_run import MemoryMetricsRun
 from umb.attribute._run import finish_attribution, latest_records
 from umb.bench import Dialogue
-from umb.run._log import HEADER, RECORDS, read_records
-from umb.run._traces import trace_path
-from umb.trace import DialogueTrace, read_dialogues
-from umb.trace._gc import paused_gc
-from umb.trace._split import DialogueSplitter
-from umb.trace._tail import TraceTail
+from umb.run import HEADER, RECORDS, read_records, trace_path
+from umb.trace import DialogueSplitter, DialogueTrace, TraceTail, paused_gc, read_dialogues
 
 _POLL_S = 0.05
 _READY_MAX = 256

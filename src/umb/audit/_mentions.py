@@ -15,7 +15,7 @@ from typing import Any, Final
 from umb.audit._answers import with_value
 from umb.audit._view import DialogueLines
 from umb.bench import Fact, Question
-from umb.scoring._normalise import contains_value
+from umb.scoring import contains_value
 
 FAMILIES: Final = ("KU", "MA")
 

@@ -16,8 +16,7 @@ from typing import Any
 import msgspec
 
 from umb._jsonio import iter_typed
-from umb.bench import Benchmark, Fact, Question
-from umb.bench._io import holds_wanted_id
+from umb.bench import Benchmark, Fact, Question, holds_wanted_id
 
 DIALOGUES = "dialogues.jsonl"
 

@@ -7,8 +7,20 @@ reading a benchmark should pay for.
 import importlib
 from typing import Any
 
-from umb.bench._io import BENCH_FILES, FORMAT_NAME, FORMAT_VERSION, Benchmark
+from umb.bench._io import (
+    BENCH_FILES,
+    DIALOGUES,
+    FACTS,
+    FORMAT_NAME,
+    FORMAT_VERSION,
+    MANIFEST,
+    QUESTIONS,
+    WORLD,
+    Benchmark,
+    holds_wanted_id,
+)
 from umb.bench._records import (
+    TEMPLATE,
     Dialogue,
     Evidence,
     Fact,
@@ -19,6 +31,7 @@ from umb.bench._records import (
 )
 from umb.bench._stats import benchmark_stats, format_stats
 from umb.bench._validate import check
+from umb.bench._write import sha256_file, write_benchmark, write_manifest, write_world
 
 _LAZY = {
     "format_style": "umb.bench._style",
@@ -27,6 +40,17 @@ _LAZY = {
 }
 
 __all__ = [
+    "DIALOGUES",
+    "FACTS",
+    "MANIFEST",
+    "QUESTIONS",
+    "TEMPLATE",
+    "WORLD",
+    "holds_wanted_id",
+    "sha256_file",
+    "write_benchmark",
+    "write_manifest",
+    "write_world",
     "BENCH_FILES",
     "FORMAT_NAME",
     "FORMAT_VERSION",

@@ -12,7 +12,13 @@ from umb._lazy import lazy_names as _lazy_names
 if typing.TYPE_CHECKING:
     from umb._peer import PEERS, Peer
     from umb.interop._common import read_peer_json, source_info, write_export, write_imported
+    from umb.interop._judge_templates import (
+        TemplateSet,
+        judge_templates_from_checkout,
+        judge_templates_from_file,
+    )
     from umb.interop._log import InteropLog
+    from umb.interop._profile import PROFILE_VERSION, AnswerProfile, current_date_line
     from umb.interop._scorer_base import (
         AnswerScorer,
         RetrievalScorer,
@@ -26,6 +32,12 @@ if typing.TYPE_CHECKING:
 # Names load on first use: a run of a umb benchmark reads one profile constant, not every
 # peer's import code.
 _LAZY: dict[str, str] = {
+    "AnswerProfile": "umb.interop._profile",
+    "PROFILE_VERSION": "umb.interop._profile",
+    "TemplateSet": "umb.interop._judge_templates",
+    "current_date_line": "umb.interop._profile",
+    "judge_templates_from_checkout": "umb.interop._judge_templates",
+    "judge_templates_from_file": "umb.interop._judge_templates",
     "PEERS": "umb._peer",
     "Peer": "umb._peer",
     "read_peer_json": "umb.interop._common",
@@ -50,6 +62,12 @@ _LAZY: dict[str, str] = {
 __getattr__, __dir__ = _lazy_names(__name__, _LAZY, globals())
 
 __all__ = [
+    "AnswerProfile",
+    "PROFILE_VERSION",
+    "TemplateSet",
+    "current_date_line",
+    "judge_templates_from_checkout",
+    "judge_templates_from_file",
     "PEERS",
     "AnswerScorer",
     "InteropLog",

@@ -19,8 +19,7 @@ from umb._jsonio import (
     read_bytes,
     read_json,
 )
-from umb.bench._records import Dialogue, Question
-from umb.bench._write import sha256_file, write_benchmark
+from umb.bench import Dialogue, Question, sha256_file, write_benchmark
 from umb.interop._log import InteropLog
 
 #: Sidecar file holding what the benchmark records cannot (native speaker names, date strings,

@@ -52,7 +52,9 @@ def _hash(templates: Mapping[str, str]) -> str:
     return text_hash("\x00".join(f"{k}={v}" for k, v in sorted(templates.items())))
 
 
-def from_file(path: Path, scorer: str, keys: Sequence[str], fields: Sequence[str]) -> TemplateSet:
+def judge_templates_from_file(
+    path: Path, scorer: str, keys: Sequence[str], fields: Sequence[str]
+) -> TemplateSet:
     """Templates from a JSON file (see the module docstring).
 
     Raises:
@@ -84,7 +86,7 @@ def from_file(path: Path, scorer: str, keys: Sequence[str], fields: Sequence[str
     return TemplateSet(f"file:{path.name}", _hash(chosen), lambda k, f: chosen[k].format(**f))
 
 
-def from_checkout(root: Path) -> TemplateSet:
+def judge_templates_from_checkout(root: Path) -> TemplateSet:
     """``get_anscheck_prompt`` of the LongMemEval checkout at ``root``, called per prompt.
 
     Raises:

@@ -27,7 +27,7 @@ from umb._dates import ISO_MINUTE
 from umb._errors import ConfigError
 from umb.bench import Question
 from umb.interop._common import native_answer_text
-from umb.models._api import Message
+from umb.models import Message
 
 PROFILE_VERSION: Final = "2"
 """2: two-option replies are mapped exactly as LoCoMo's ``get_cat_5_answer`` (1: by a pattern)."""

@@ -10,9 +10,9 @@ from collections import defaultdict
 from collections.abc import Sequence
 from typing import Any
 
-from umb.bench._records import Question
+from umb.bench import Question
 from umb.interop.locomo._spec import CATEGORIES, FAMILY_TO_CATEGORY
-from umb.scoring._peer import PeerAnswerMetric, PeerRetrievalMetric
+from umb.scoring import PeerAnswerMetric, PeerRetrievalMetric
 
 AnswerScorer = PeerAnswerMetric
 """The shape of a peer's answer metric class (:class:`umb.scoring.PeerAnswerMetric`)."""

@@ -15,7 +15,7 @@ from typing import Any, ClassVar, Literal
 from umb._errors import ConfigError
 from umb.bench import Dialogue, Question, Session
 from umb.memory._tracing import traced_ingest, traced_retrieve
-from umb.models._api import ModelAPI
+from umb.models import ModelAPI
 
 Granularity = Literal["turn", "round", "session"]
 GRANULARITIES: tuple[Granularity, ...] = ("turn", "round", "session")

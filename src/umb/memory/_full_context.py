@@ -8,7 +8,7 @@ from umb.memory._api import MemoryConfig, MemorySystem, RetrievedContext
 from umb.memory._history import SessionLog, render_positioned
 from umb.memory._render import render_session
 from umb.memory._tracing import read_items, tracing
-from umb.models._api import ModelAPI
+from umb.models import ModelAPI
 from umb.trace import turn_var
 
 

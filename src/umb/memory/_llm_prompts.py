@@ -14,7 +14,7 @@ from typing import Any
 from umb.bench import Session
 from umb.memory._render import render_session, unit_date
 from umb.memory._units import EVENTS
-from umb.models._api import GenerateRequest, Message
+from umb.models import GenerateRequest, Message
 
 _FENCE = re.compile(r"^```(?:json)?\s*|\s*```$", re.IGNORECASE)
 

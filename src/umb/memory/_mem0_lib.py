@@ -50,7 +50,7 @@ from umb.memory._mem0_rules import CandidateFact, attribute_turns, character_nam
 from umb.memory._render import render_units
 from umb.memory._tracing import read_items, tracing
 from umb.memory._write_trace import BatchTrace, wrote
-from umb.models._api import ModelAPI
+from umb.models import ModelAPI
 from umb.trace import memory_var
 
 RUN_DIR_ENV = "UMB_RUN_DIR"

@@ -24,7 +24,7 @@ import numpy as np
 
 from umb._errors import EndpointError, MissingDependencyError
 from umb.memory._index import embed
-from umb.models._api import GenerateRequest, Message, ModelAPI
+from umb.models import GenerateRequest, Message, ModelAPI
 
 #: Where mem0's own clients are pointed when umb replaces them: a closed loopback port, so a
 #: request sent there by mistake fails at once and never leaves the machine.

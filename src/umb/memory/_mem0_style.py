@@ -38,9 +38,8 @@ from umb.memory._store import MemoryStore
 from umb.memory._tracing import read_items, tracing
 from umb.memory._units import Event, MemoryUnit, MemoryVersion, in_time_order, versions_seen
 from umb.memory._write_trace import BatchTrace, wrote
-from umb.models._api import GenerateRequest, ModelAPI
-from umb.trace import current_op, memory_var
-from umb.trace._ids import memory_vars
+from umb.models import GenerateRequest, ModelAPI
+from umb.trace import current_op, memory_var, memory_vars
 
 #: How many existing memories each new fact is compared with.
 SIMILAR_K = 5

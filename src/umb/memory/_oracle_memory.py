@@ -23,7 +23,7 @@ from umb.memory._store import MemoryStore
 from umb.memory._tracing import read_items, tracing
 from umb.memory._units import Event, MemoryVersion, in_time_order, versions_seen
 from umb.memory._write_trace import BatchTrace, wrote
-from umb.models._api import ModelAPI
+from umb.models import ModelAPI
 from umb.trace import memory_var
 
 

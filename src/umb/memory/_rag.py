@@ -20,7 +20,7 @@ from umb.memory._history import SessionLog, asked_after, render_positioned
 from umb.memory._rank_options import RankOptions
 from umb.memory._ranker import TurnRanker
 from umb.memory._tracing import read_items, tracing, turn_reads, unit_var, write_op
-from umb.models._api import ModelAPI
+from umb.models import ModelAPI
 from umb.trace import TurnTranscript
 
 

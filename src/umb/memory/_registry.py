@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from umb._registry import Registry
 from umb.memory._api import MemoryConfig, MemorySystem
-from umb.models._api import ModelAPI
+from umb.models import ModelAPI
 
 
 def _is_system(name: str, obj: object) -> type[MemorySystem]:

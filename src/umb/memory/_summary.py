@@ -25,7 +25,7 @@ from umb.memory._tracing import (
     turn_reads,
     write_op,
 )
-from umb.models._api import ModelAPI
+from umb.models import ModelAPI
 from umb.trace import current_op
 
 #: Sentences an extractive summary keeps per session.

@@ -17,8 +17,17 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 from umb._tokens import estimate_tokens
 from umb.bench import Question, Session, Turn
-from umb.trace import context_var, current_op, current_tracer, operation, query_var, turn_var, var
-from umb.trace._null import NULL_OP, OpHandle
+from umb.trace import (
+    NULL_OP,
+    OpHandle,
+    context_var,
+    current_op,
+    current_tracer,
+    operation,
+    query_var,
+    turn_var,
+    var,
+)
 
 if TYPE_CHECKING:
     from umb.memory._api import MemorySystem, RetrievedContext

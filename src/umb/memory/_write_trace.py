@@ -14,9 +14,7 @@ from typing import Any, Protocol
 from umb.bench import Session
 from umb.memory._text import index_terms
 from umb.memory._tracing import extract_op, tracing, write_candidates
-from umb.trace import memory_var, operation
-from umb.trace._ids import memory_vars
-from umb.trace._null import NULL_OP, OpHandle
+from umb.trace import NULL_OP, OpHandle, memory_var, memory_vars, operation
 
 #: Operation name -> category, for the three ways a decision changes the store.
 APPLY_CATEGORIES = {"add": "addition", "update": "update", "delete": "deletion"}

@@ -14,14 +14,18 @@ from umb._lazy import lazy_names as _lazy_names
 if typing.TYPE_CHECKING:
     from umb.models._api import GenerateRequest, GenerateResult, Message, ModelAPI, Role
     from umb.models._cache import ResponseCache, cache_key
-    from umb.models._factory import ROLES, SPEC_FORMS, load_model
+    from umb.models._factory import ROLES, SPEC_FORMS, ModelOnUse, load_model
     from umb.models._loaded import LoadedModel
-    from umb.models._options import ModelOptions
-    from umb.models._usage import RoleUsage, UsageMeter, percentile
+    from umb.models._options import STRUCTURED_OUTPUTS, ModelOptions, StructuredOutput
+    from umb.models._usage import SUMMED_COUNTS, RoleUsage, UsageMeter, percentile
 
 # Names load on first use: a module that only names a result type loads no HTTP client,
 # cache database or event loop.
 _LAZY: dict[str, str] = {
+    "ModelOnUse": "umb.models._factory",
+    "STRUCTURED_OUTPUTS": "umb.models._options",
+    "SUMMED_COUNTS": "umb.models._usage",
+    "StructuredOutput": "umb.models._options",
     "GenerateRequest": "umb.models._api",
     "GenerateResult": "umb.models._api",
     "Message": "umb.models._api",
@@ -41,6 +45,10 @@ _LAZY: dict[str, str] = {
 __getattr__, __dir__ = _lazy_names(__name__, _LAZY, globals())
 
 __all__ = [
+    "ModelOnUse",
+    "STRUCTURED_OUTPUTS",
+    "SUMMED_COUNTS",
+    "StructuredOutput",
     "ROLES",
     "SPEC_FORMS",
     "GenerateRequest",

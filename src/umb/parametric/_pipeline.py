@@ -26,7 +26,7 @@ from umb.parametric._report import write_retention
 from umb.parametric._retention import RetentionConfig
 from umb.parametric._torch import require
 from umb.parametric._train import train
-from umb.pipeline._generate import generate, resolve_config
+from umb.pipeline import generate, resolve_config
 
 
 @dataclass(frozen=True)

@@ -8,9 +8,8 @@ import sys
 from dataclasses import replace
 
 import umb.attribute
-from umb.attribute._background import BackgroundAnalysis
-from umb.run import RunConfig, RunOutcome, capture_third_party, run_eval, trace_paths
-from umb.run._results import load_results
+from umb.attribute import BackgroundAnalysis
+from umb.run import RunConfig, RunOutcome, capture_third_party, load_results, run_eval, trace_paths
 
 
 def evaluate(config: RunConfig, *, progress: bool | None = None) -> RunOutcome:

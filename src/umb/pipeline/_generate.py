@@ -11,8 +11,7 @@ from typing import Any
 from umb._errors import ConfigError
 from umb._jsonio import AtomicJsonlWriter
 from umb._version import __version__
-from umb.bench._io import DIALOGUES, FACTS, QUESTIONS
-from umb.bench._write import write_manifest, write_world
+from umb.bench import DIALOGUES, FACTS, QUESTIONS, write_manifest, write_world
 from umb.qa import DEFAULT_COUNTS, build_questions
 from umb.render import TemplateRenderer
 from umb.world import DEFAULT_PER_YEAR, WorldBuilder

@@ -9,8 +9,7 @@ from typing import Any
 
 from umb._jsonio import read_json
 from umb.pipeline._generate import GenerateConfig, generate
-from umb.render._run import RenderJob, RenderOutcome, dry_run, render_benchmark
-from umb.render._workdir import SKELETON, WORK
+from umb.render import SKELETON, WORK, RenderJob, RenderOutcome, dry_run, render_benchmark
 
 
 def skeleton_for(config: GenerateConfig, out: Path, shard: str | None) -> Path:

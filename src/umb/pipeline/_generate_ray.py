@@ -16,11 +16,10 @@ from pathlib import Path
 from typing import Any
 
 from umb._jsonio import atomic_write_bytes
-from umb.bench._io import DIALOGUES, FACTS, MANIFEST, QUESTIONS, WORLD
+from umb.bench import DIALOGUES, FACTS, MANIFEST, QUESTIONS, WORLD
 from umb.pipeline._generate import GenerateConfig, generate
 from umb.pipeline._merge import merge_shards
-from umb.run import ExecutorOptions
-from umb.run._ray_cluster import import_ray, ray_cluster
+from umb.run import ExecutorOptions, import_ray, ray_cluster
 
 # Imported only for --executor ray: importing this module is what loads the extra.
 ray = import_ray()

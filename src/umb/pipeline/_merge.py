@@ -10,8 +10,7 @@ import orjson
 
 from umb._errors import ConfigError
 from umb._jsonio import read_json
-from umb.bench._io import DIALOGUES, FACTS, MANIFEST, QUESTIONS, WORLD
-from umb.bench._write import write_manifest, write_world
+from umb.bench import DIALOGUES, FACTS, MANIFEST, QUESTIONS, WORLD, write_manifest, write_world
 
 
 def _shard_key(manifest: dict[str, Any]) -> int:

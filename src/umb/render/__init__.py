@@ -10,6 +10,7 @@ import importlib
 from typing import Any
 
 from umb.render._template import TemplateRenderer
+from umb.render._workdir import SKELETON, WORK
 
 _LAZY: dict[str, str] = {
     "DialoguePlan": "umb.render._plan",
@@ -35,7 +36,7 @@ _LAZY: dict[str, str] = {
     "format_estimate": "umb.render._estimate",
 }
 
-__all__ = ["TemplateRenderer", *sorted(_LAZY)]
+__all__ = ["SKELETON", "WORK", "TemplateRenderer", *sorted(_LAZY)]
 
 
 def __getattr__(name: str) -> Any:

@@ -7,8 +7,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from umb._tokens import estimate_tokens
-from umb.bench import Dialogue, Session, Turn
-from umb.bench._records import TEMPLATE
+from umb.bench import TEMPLATE, Dialogue, Session, Turn
 from umb.render._audit import FOUND, Finding
 from umb.render._plan import DialoguePlan, SessionPlan
 from umb.render._repair import WorkLine

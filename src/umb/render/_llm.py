@@ -15,8 +15,7 @@ from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field
 
 from umb._errors import ConfigError, EndpointError
-from umb.bench import Dialogue, Session
-from umb.bench._records import TEMPLATE
+from umb.bench import TEMPLATE, Dialogue, Session
 from umb.models import GenerateRequest, GenerateResult, ModelAPI
 from umb.render._assemble import RenderedDialogue, assemble
 from umb.render._audit import FOUND, MISSING, UNSURE, Finding, SessionAuditor, scrub

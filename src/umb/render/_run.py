@@ -21,9 +21,7 @@ from typing import Any
 from umb._errors import ConfigError
 from umb._jsonio import AtomicJsonlWriter, atomic_write_bytes, dumps_pretty
 from umb._version import __version__
-from umb.bench import Benchmark, Dialogue
-from umb.bench._io import DIALOGUES, FACTS, QUESTIONS, WORLD
-from umb.bench._write import write_manifest
+from umb.bench import DIALOGUES, FACTS, QUESTIONS, WORLD, Benchmark, Dialogue, write_manifest
 from umb.models import LoadedModel, ModelOptions, UsageMeter, load_model
 from umb.render._estimate import estimate
 from umb.render._llm import LLMRenderConfig, LLMRenderer

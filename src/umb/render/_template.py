@@ -12,8 +12,7 @@ from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta
 
 from umb._tokens import estimate_tokens
-from umb.bench import Dialogue, Fact, Interlocutor, Session, Turn
-from umb.bench._records import TEMPLATE
+from umb.bench import TEMPLATE, Dialogue, Fact, Interlocutor, Session, Turn
 from umb.render import _kindtalk as K
 from umb.render import _phrases as P
 from umb.render._chat import small_talk, transition

@@ -14,8 +14,7 @@ from typing import TYPE_CHECKING, Any
 from markupsafe import Markup
 
 from umb._errors import UmbError
-from umb.attribute import ERROR_TYPES, attribute_run, read_attributions
-from umb.attribute._run import ATTRIBUTIONS, run_traces
+from umb.attribute import ATTRIBUTIONS, ERROR_TYPES, attribute_run, read_attributions, run_traces
 from umb.report._context import ReportContext, Section
 from umb.report._plots import _figure
 from umb.report._sections import SECTIONS, register_section

@@ -10,8 +10,17 @@ from typing import Any
 from umb._errors import DataError
 from umb._jsonio import read_json
 from umb.families import FAMILIES
-from umb.run._log import HEADER, RECORDS, RESULTS, RecordKey, read_records, record_key
-from umb.run._results import aggregate_run, load_results, sort_records
+from umb.run import (
+    HEADER,
+    RECORDS,
+    RESULTS,
+    RecordKey,
+    aggregate_run,
+    load_results,
+    read_records,
+    record_key,
+    sort_records,
+)
 
 #: What every section reads of every record (plots, counts, which questions failed); the
 #: drill-down and the examples of invalid replies get whole records.

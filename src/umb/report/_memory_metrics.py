@@ -12,9 +12,14 @@ from pathlib import Path
 from typing import Any
 
 from umb._errors import UmbError
-from umb.attribute import MemoryMetricsRun, read_memory_metrics
-from umb.attribute._memory_metrics_run import RATES, read_memory_detail
-from umb.attribute._run import bench_dir, run_traces
+from umb.attribute import (
+    RATES,
+    MemoryMetricsRun,
+    bench_dir,
+    read_memory_detail,
+    read_memory_metrics,
+    run_traces,
+)
 from umb.bench import Benchmark
 from umb.report._context import ReportContext, Section
 from umb.report._sections import SECTIONS, register_section

@@ -20,8 +20,7 @@ from markupsafe import Markup
 from umb._errors import UmbError
 from umb.report._context import ReportContext, Section
 from umb.report._sections import SECTIONS, register_section
-from umb.run._tracestream import CHUNK, summarize_trace
-from umb.run._traceview import RunTraceView
+from umb.run import CHUNK, RunTraceView, summarize_trace
 
 _SVG_START = re.compile(rb"<svg\b")
 _SVG_ID = re.compile(r'\bid="')

@@ -14,7 +14,7 @@ if typing.TYPE_CHECKING:
         parse_structured_output,
         parse_systems,
     )
-    from umb.run._log import read_records
+    from umb.run._log import HEADER, RECORDS, RESULTS, RecordKey, read_records, record_key
     from umb.run._options import ExecutorOptions, ScoringOptions
     from umb.run._prompts import (
         FAMILY_INSTRUCTIONS,
@@ -26,14 +26,32 @@ if typing.TYPE_CHECKING:
         family_instruction_text,
         prompt_sha256,
     )
+    from umb.run._ray_cluster import import_ray, ray_cluster
+    from umb.run._record import answer_question
+    from umb.run._results import add_to_results, aggregate_run, load_results, sort_records
     from umb.run._runner import RunOutcome, arun_eval, run_eval
     from umb.run._score import JudgeTemplates, ScoreOutcome, score_predictions
     from umb.run._traces import trace_path, trace_paths
+    from umb.run._tracestream import CHUNK, summarize_trace
     from umb.run._traceview import RunTraceView
 
 # Names load on first use: the attribution worker reads the run's log and traces without
 # loading the runner, the prompts and every scorer.
 _LAZY: dict[str, str] = {
+    "CHUNK": "umb.run._tracestream",
+    "HEADER": "umb.run._log",
+    "RECORDS": "umb.run._log",
+    "RESULTS": "umb.run._log",
+    "RecordKey": "umb.run._log",
+    "add_to_results": "umb.run._results",
+    "aggregate_run": "umb.run._results",
+    "answer_question": "umb.run._record",
+    "import_ray": "umb.run._ray_cluster",
+    "load_results": "umb.run._results",
+    "ray_cluster": "umb.run._ray_cluster",
+    "record_key": "umb.run._log",
+    "sort_records": "umb.run._results",
+    "summarize_trace": "umb.run._tracestream",
     "RUN_LOG": "umb.run._capture",
     "capture_third_party": "umb.run._capture",
     "RunConfig": "umb.run._config",
@@ -65,6 +83,20 @@ _LAZY: dict[str, str] = {
 __getattr__, __dir__ = _lazy_names(__name__, _LAZY, globals())
 
 __all__ = [
+    "CHUNK",
+    "HEADER",
+    "RECORDS",
+    "RESULTS",
+    "RecordKey",
+    "add_to_results",
+    "aggregate_run",
+    "answer_question",
+    "import_ray",
+    "load_results",
+    "ray_cluster",
+    "record_key",
+    "sort_records",
+    "summarize_trace",
     "FAMILY_INSTRUCTIONS",
     "PROMPT_VERSION",
     "RUN_LOG",

@@ -16,8 +16,7 @@ import orjson
 
 from umb._errors import DataError
 from umb._jsonio import atomic_write_bytes, dumps_pretty
-from umb.bench import BENCH_FILES, Benchmark
-from umb.bench._validate import check
+from umb.bench import BENCH_FILES, Benchmark, check
 
 CHECK_FILE: Final = "bench-check.json"
 #: Bump when validation learns a new rule, so cached verdicts are re-checked.

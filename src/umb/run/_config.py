@@ -18,17 +18,25 @@ from typing import Any, Final
 
 from umb._errors import ConfigError
 from umb.bench import Benchmark
-from umb.memory import Granularity, MemoryConfig, memory_system_class, memory_system_names
-from umb.memory._api import GRANULARITIES
-from umb.models import ModelOptions
-from umb.models._options import STRUCTURED_OUTPUTS, StructuredOutput
+from umb.memory import (
+    GRANULARITIES,
+    Granularity,
+    MemoryConfig,
+    memory_system_class,
+    memory_system_names,
+)
+from umb.models import STRUCTURED_OUTPUTS, ModelOptions, StructuredOutput
 from umb.run._options import ExecutorOptions, ScoringOptions
 from umb.run._profiles import PROFILE_VERSION
 from umb.run._prompts import PROMPT_VERSION
-from umb.scoring._aggregate import AGGREGATE_VERSION
-from umb.scoring._judge import JUDGE_PROMPT_VERSION
-from umb.scoring._peer import NATIVE_SCORER, check_scorer, peer_scorer_header
-from umb.scoring._record import SCORERS
+from umb.scoring import (
+    AGGREGATE_VERSION,
+    JUDGE_PROMPT_VERSION,
+    NATIVE_SCORER,
+    SCORERS,
+    check_scorer,
+    peer_scorer_header,
+)
 
 RUN_FORMAT: Final = "umb-run"
 RUN_FORMAT_VERSION: Final = 1

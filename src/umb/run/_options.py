@@ -11,8 +11,7 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 from umb._errors import ConfigError
-from umb.scoring._parsing import Policy
-from umb.scoring._peer import NATIVE_SCORER
+from umb.scoring import NATIVE_SCORER, Policy
 
 ExecutorKind = Literal["local", "ray"]
 EXECUTORS: tuple[ExecutorKind, ...] = ("local", "ray")

@@ -18,7 +18,7 @@ import orjson
 from umb._errors import DataError
 from umb._jsonio import iter_jsonl
 from umb.bench import Question
-from umb.scoring._scorer import Prediction
+from umb.scoring import Prediction
 
 
 @dataclass(frozen=True)

@@ -11,8 +11,8 @@ from typing import Any, Final
 from umb._peer import PEERS
 from umb._registry import load_target
 from umb.bench import Question
-from umb.interop._profile import PROFILE_VERSION, AnswerProfile
-from umb.models._api import GenerateRequest
+from umb.interop import PROFILE_VERSION, AnswerProfile
+from umb.models import GenerateRequest
 from umb.run._prompts import SYSTEM_POLICY
 
 __all__ = ["PROFILE_VERSION", "SHORT", "build_profile_request", "profile_for"]

@@ -15,8 +15,8 @@ from typing import Any, Final
 
 from umb._errors import ConfigError
 from umb.bench import Question
-from umb.interop._profile import current_date_line
-from umb.models._api import GenerateRequest, Message
+from umb.interop import current_date_line
+from umb.models import GenerateRequest, Message
 from umb.run._schemas import answer_schema
 
 PROMPT_VERSION: Final = "1"

@@ -7,18 +7,22 @@ from typing import Any, Final
 
 from umb.bench import Question
 from umb.memory import RetrievedContext
-from umb.models._api import GenerateResult, ModelAPI
+from umb.models import GenerateResult, ModelAPI
 from umb.run._profiles import PROFILE_VERSION, build_profile_request, profile_for
 from umb.run._prompts import build_request, prompt_sha256
 from umb.run._traces import answer_op, record_answer, record_score, score_op
-from umb.scoring._adapters import PeerScoring
-from umb.scoring._family import score_replies
-from umb.scoring._judge import Judge
-from umb.scoring._parsing import Policy, parse_answer
-from umb.scoring._peer import NATIVE_SCORER
-from umb.scoring._record import Score, get_scorer
-from umb.scoring._retrieval import retrieval_record
-from umb.scoring._scorer import Prediction
+from umb.scoring import (
+    NATIVE_SCORER,
+    Judge,
+    PeerScoring,
+    Policy,
+    Prediction,
+    Score,
+    get_scorer,
+    parse_answer,
+    retrieval_record,
+    score_replies,
+)
 
 MAX_SOURCE_TURN_IDS: Final = 500
 """Records list at most this many source turn ids (``null`` beyond it, with the count kept)."""

@@ -10,11 +10,9 @@ import orjson
 
 from umb._errors import DataError
 from umb._jsonio import atomic_write_bytes, dumps_pretty, read_bytes, read_json
-from umb.models._usage import SUMMED_COUNTS
+from umb.models import SUMMED_COUNTS
 from umb.run._log import INVOCATIONS, RESULTS, RecordKey, record_key
-from umb.scoring._aggregate import aggregate
-from umb.scoring._native import enrich_groups
-from umb.scoring._peer import NATIVE_SCORER
+from umb.scoring import NATIVE_SCORER, aggregate, enrich_groups
 
 RESULTS_FORMAT: Final = "umb-results"
 

@@ -26,10 +26,8 @@ from typing import Any
 from umb._errors import DataError
 from umb._jsonio import atomic_write_bytes, dumps_pretty, read_json
 from umb.bench import Benchmark, Dialogue, Question
-from umb.memory import MemorySystem, build_memory
-from umb.memory._api import NON_LLM_SPECS
-from umb.models import LoadedModel, ModelOptions, Role, UsageMeter, load_model
-from umb.models._factory import ModelOnUse
+from umb.memory import NON_LLM_SPECS, MemorySystem, build_memory
+from umb.models import LoadedModel, ModelOnUse, ModelOptions, Role, UsageMeter, load_model
 from umb.run._benchcheck import check_benchmark
 from umb.run._config import RunConfig, build_header, check_header
 from umb.run._failures import CallFailures, count_failures
@@ -37,9 +35,7 @@ from umb.run._log import HEADER, INVOCATIONS, RECORDS, RecordLog, append_line, r
 from umb.run._record import answer_question
 from umb.run._results import write_results
 from umb.run._traces import RunTracers
-from umb.scoring._adapters import PeerScoring
-from umb.scoring._judge import Judge
-from umb.scoring._peer import NATIVE_SCORER
+from umb.scoring import NATIVE_SCORER, Judge, PeerScoring
 
 # Contexts retrieved but not yet answered, per unit of concurrency: enough to keep the model busy
 # while a dialogue ingests, few enough that long contexts do not pile up in memory.

@@ -24,18 +24,23 @@ import orjson
 from umb._errors import ConfigError
 from umb._jsonio import atomic_write_bytes, dumps_pretty
 from umb.bench import Benchmark
-from umb.interop._judge_templates import TemplateSet, from_checkout, from_file
+from umb.interop import TemplateSet, judge_templates_from_checkout, judge_templates_from_file
 from umb.models import load_model
 from umb.run._config import RUN_FORMAT, RUN_FORMAT_VERSION, _relative, _versions, scorer_header
 from umb.run._log import HEADER, RECORDS, RESULTS
 from umb.run._predictions import PredictionSet, read_predictions
 from umb.run._record import _native_fields
 from umb.run._results import aggregate_run
-from umb.scoring import Score
-from umb.scoring._adapters import build_scorer
-from umb.scoring._judge import Judge
-from umb.scoring._peer import JUDGE_SCORERS, NATIVE_SCORER, PEER_SCORERS
-from umb.scoring._scorer import Prediction, Scorer
+from umb.scoring import (
+    JUDGE_SCORERS,
+    NATIVE_SCORER,
+    PEER_SCORERS,
+    Judge,
+    Prediction,
+    Score,
+    Scorer,
+    build_scorer,
+)
 
 MODEL: Final = "predictions"
 """The ``model`` of a scored run's records: nothing was asked of a model."""
@@ -121,12 +126,12 @@ class JudgeTemplates:
     def load(self, name: str) -> TemplateSet | None:
         """The template set of judge scorer ``name``, or None for umb's wording."""
         if self.checkout is not None and name == "longmemeval_judge":
-            return from_checkout(self.checkout)
+            return judge_templates_from_checkout(self.checkout)
         if self.file is None or name not in JUDGE_SCORERS:
             return None
         cls = PEER_SCORERS.get_or_raise(name)
         keys, fields = getattr(cls, "template_keys", ()), getattr(cls, "template_fields", ())
-        return from_file(self.file, name, keys, fields)
+        return judge_templates_from_file(self.file, name, keys, fields)
 
 
 async def _score_all(

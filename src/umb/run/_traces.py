@@ -29,7 +29,7 @@ from umb.trace import (
 )
 
 if TYPE_CHECKING:
-    from umb.models._api import GenerateResult
+    from umb.models import GenerateResult
 
 TRACES: Final = "traces"
 """The folder of a run directory that holds the traces."""

@@ -14,11 +14,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from umb.trace import CHUNK
-from umb.trace._file import RawTrace
-from umb.trace._reader import _check_format
-from umb.trace._resume import fill_op
-from umb.trace._split import Advance, iter_records
+from umb.trace import CHUNK, Advance, RawTrace, check_trace_format, fill_op, iter_records
 
 __all__ = ["CHUNK", "Advance", "TraceSummary", "summarize_trace"]
 
@@ -78,7 +74,7 @@ def summarize_trace(
                                   f"{rec.get('detail', '')}")  # fmt: skip
         elif t == "open":
             raw.records.append((lineno, rec))
-    _check_format(raw)
+    check_trace_format(raw)
     attempts: dict[str, list[int]] = {}
     for scope, a in per:
         attempts.setdefault(scope, []).append(a)

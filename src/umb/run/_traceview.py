@@ -17,9 +17,7 @@ from umb._jsonio import iter_jsonl, read_json
 from umb.bench import Benchmark
 from umb.run._log import HEADER
 from umb.run._traces import trace_paths
-from umb.trace import Trace, read_dialogues, read_trace, render_subgraph, turn_var
-from umb.trace._render import Format
-from umb.trace._split import Advance
+from umb.trace import Advance, Format, Trace, read_dialogues, read_trace, render_subgraph, turn_var
 
 ATTRIBUTIONS: Final = "attributions.jsonl"
 """Attribution's output in a run directory: one JSON object per failed question."""

@@ -14,7 +14,7 @@ from umb._lazy import lazy_names as _lazy_names
 
 if typing.TYPE_CHECKING:
     from umb.scoring._adapters import PeerScoring, RetrievalScoring, build_scorer
-    from umb.scoring._aggregate import AGGREGATE_VERSION, RECORD_KEYS, aggregate
+    from umb.scoring._aggregate import AGGREGATE_VERSION, RECORD_KEYS, aggregate, bootstrap_ratio_ci
     from umb.scoring._family import SCORERS, score_parsed, score_replies, score_reply
     from umb.scoring._judge import (
         JUDGE_PROMPT_SHA256,
@@ -23,24 +23,54 @@ if typing.TYPE_CHECKING:
         Judge,
         JudgeOutcome,
     )
-    from umb.scoring._native import native_breakdown
-    from umb.scoring._normalise import match_value, normalise_tokens
-    from umb.scoring._parsing import SOFT_DEFAULTS, ParseResult, Policy, parse_answer
+    from umb.scoring._native import enrich_groups, native_breakdown
+    from umb.scoring._normalise import (
+        as_int,
+        as_text,
+        as_text_list,
+        contains_value,
+        match_value,
+        normalise_tokens,
+    )
+    from umb.scoring._parsing import (
+        SOFT_DEFAULTS,
+        ParseResult,
+        Policy,
+        balanced_end,
+        parse_answer,
+        strip_code_fence,
+    )
     from umb.scoring._peer import (
+        JUDGE_SCORERS,
         NATIVE_SCORER,
         PEER_SCORERS,
         PeerAnswerMetric,
         PeerRetrievalMetric,
         answer_scorer_names,
+        check_scorer,
         load_peer_scorer,
+        peer_scorer_header,
         retrieval_scorer_names,
     )
     from umb.scoring._record import RuleScorer, Score, get_scorer, rule_scorer
+    from umb.scoring._retrieval import retrieval_record
     from umb.scoring._scorer import Prediction, RuleScoring, Scorer
 
 # Names load on first use: the runner and the attribution worker need a scorer or the text
 # normalising, not every peer metric and numpy.
 _LAZY: dict[str, str] = {
+    "JUDGE_SCORERS": "umb.scoring._peer",
+    "as_int": "umb.scoring._normalise",
+    "as_text": "umb.scoring._normalise",
+    "as_text_list": "umb.scoring._normalise",
+    "balanced_end": "umb.scoring._parsing",
+    "bootstrap_ratio_ci": "umb.scoring._aggregate",
+    "check_scorer": "umb.scoring._peer",
+    "contains_value": "umb.scoring._normalise",
+    "enrich_groups": "umb.scoring._native",
+    "peer_scorer_header": "umb.scoring._peer",
+    "retrieval_record": "umb.scoring._retrieval",
+    "strip_code_fence": "umb.scoring._parsing",
     "PeerScoring": "umb.scoring._adapters",
     "RetrievalScoring": "umb.scoring._adapters",
     "build_scorer": "umb.scoring._adapters",
@@ -81,6 +111,18 @@ _LAZY: dict[str, str] = {
 __getattr__, __dir__ = _lazy_names(__name__, _LAZY, globals())
 
 __all__ = [
+    "JUDGE_SCORERS",
+    "as_int",
+    "as_text",
+    "as_text_list",
+    "balanced_end",
+    "bootstrap_ratio_ci",
+    "check_scorer",
+    "contains_value",
+    "enrich_groups",
+    "peer_scorer_header",
+    "retrieval_record",
+    "strip_code_fence",
     "AGGREGATE_VERSION",
     "JUDGED_FIELDS",
     "JUDGE_PROMPT_SHA256",

@@ -13,7 +13,7 @@ from typing import Any, Final
 from umb._errors import ConfigError
 from umb._registry import did_you_mean
 from umb.bench import Question
-from umb.models._api import ModelAPI
+from umb.models import ModelAPI
 from umb.scoring._judge import Judge
 from umb.scoring._parsing import Policy
 from umb.scoring._peer import (

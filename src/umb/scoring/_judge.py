@@ -16,7 +16,7 @@ from typing import Any, Final
 
 from umb._errors import ConfigError
 from umb.bench import Question
-from umb.models._api import GenerateRequest, GenerateResult, Message, ModelAPI
+from umb.models import GenerateRequest, GenerateResult, Message, ModelAPI
 from umb.scoring._normalise import as_text
 from umb.scoring._parsing import _first_object, _loads_object, strip_code_fence
 from umb.scoring._record import Score

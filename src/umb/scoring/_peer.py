@@ -15,7 +15,7 @@ from umb._errors import ConfigError
 from umb._peer import PEERS
 from umb._registry import Registry, did_you_mean
 from umb.bench import Question
-from umb.models._api import GenerateRequest, GenerateResult, ModelAPI
+from umb.models import GenerateRequest, GenerateResult, ModelAPI
 
 NATIVE_SCORER: Final = "umb"
 JUDGE_SCORERS: Final = frozenset({"longmemeval_judge", "mem0_judge"})

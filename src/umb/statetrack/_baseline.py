@@ -18,7 +18,7 @@ from typing import Any, Final
 
 from umb._errors import ConfigError
 from umb._tokens import estimate_tokens
-from umb.models._api import GenerateRequest, GenerateResult
+from umb.models import GenerateRequest, GenerateResult
 from umb.statetrack._facts import EPOCH
 from umb.statetrack._prompts import FACTS_END, FACTS_START
 from umb.statetrack._tasks import TASKS, Item, TaskName, gold_for

@@ -18,8 +18,7 @@ from collections.abc import Mapping
 from dataclasses import asdict, dataclass, field
 from typing import Any, Final
 
-from umb.scoring._normalise import as_int
-from umb.scoring._parsing import balanced_end
+from umb.scoring import as_int, balanced_end
 from umb.statetrack._tasks import TaskName
 
 _FENCE: Final = re.compile(r"```(?:json)?\s*(.*?)\s*```", re.IGNORECASE | re.DOTALL)

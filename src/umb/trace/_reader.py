@@ -34,7 +34,7 @@ def read_trace(path: str | Path, *, inputs: BenchmarkTurns | None = None) -> Tra
     """
     with paused_gc():
         raw = scan_trace(Path(path))
-        _check_format(raw)
+        check_trace_format(raw)
         sel = select(raw)
         del raw.records[:]  # the selection holds the records it keeps
         try:
@@ -49,7 +49,7 @@ def read_trace(path: str | Path, *, inputs: BenchmarkTurns | None = None) -> Tra
     return trace
 
 
-def _check_format(raw: RawTrace) -> None:
+def check_trace_format(raw: RawTrace) -> None:
     for lineno, rec in raw.records:
         if rec["t"] != "open":
             continue

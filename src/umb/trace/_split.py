@@ -30,7 +30,7 @@ from umb.trace._file import RawTrace, TraceLines
 from umb.trace._gc import paused_gc
 from umb.trace._graph import Trace
 from umb.trace._inputs import BenchmarkTurns, inputs_of
-from umb.trace._reader import _check_format, build_trace
+from umb.trace._reader import build_trace, check_trace_format
 from umb.trace._resume import fill_op, select
 from umb.trace._tail import Record
 
@@ -159,7 +159,7 @@ class DialogueSplitter:
                 self._source_values.add(rec["h"])
             return None
         if t == "open":
-            _check_format(RawTrace(self.path, [(lineno, rec)]))
+            check_trace_format(RawTrace(self.path, [(lineno, rec)]))
             self._opens.append((lineno, rec))
             if len(self._opens) > 1:
                 # The writer of the earlier opens is gone: their unfinished scopes never end.
@@ -327,7 +327,7 @@ def read_dialogues(
     for lineno, rec in iter_records(path, advance):
         if rec is not None and rec["t"] == "val" and rec["h"] in hashes:
             raw.records.append((lineno, rec))
-    _check_format(raw)
+    check_trace_format(raw)
     trace = build_trace(select(raw))
     trace.torn_tail = raw.torn_tail
     if "inputs" in trace.meta:

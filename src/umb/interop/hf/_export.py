@@ -33,7 +33,7 @@ from umb._jsonio import (
     read_json,
     validation_reason,
 )
-from umb.bench._io import DIALOGUES, FACTS, MANIFEST, QUESTIONS, WORLD, Benchmark
+from umb.bench import DIALOGUES, FACTS, MANIFEST, QUESTIONS, WORLD, Benchmark
 from umb.interop._common import NATIVE_FILE
 from umb.interop._log import InteropLog
 from umb.interop.hf import _schema as S

@@ -22,8 +22,7 @@ except ImportError as _e:  # pragma: no cover - the hub extra is missing
     raise MissingDependencyError("pyarrow", "hub") from _e
 
 from umb._jsonio import AtomicJsonlWriter, atomic_write_bytes, dumps_pretty, read_bytes, read_json
-from umb.bench._io import DIALOGUES, FACTS, MANIFEST, QUESTIONS, WORLD
-from umb.bench._write import sha256_file, write_manifest
+from umb.bench import DIALOGUES, FACTS, MANIFEST, QUESTIONS, WORLD, sha256_file, write_manifest
 from umb.interop._common import NATIVE_FILE
 from umb.interop._log import InteropLog
 from umb.interop.hf import _schema as S

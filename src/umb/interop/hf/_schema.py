@@ -13,7 +13,7 @@ from typing import Any
 import orjson
 import pyarrow as pa
 
-from umb.bench._records import Question
+from umb.bench import Question
 from umb.interop._common import primary_answer
 
 SPLIT = "test"

@@ -15,8 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from umb._dates import format_locomo_datetime, parse_locomo_datetime
-from umb.bench._io import Benchmark
-from umb.bench._records import Dialogue, Question
+from umb.bench import Benchmark, Dialogue, Question
 from umb.interop._common import (
     native_answer_text,
     read_native,

@@ -14,7 +14,7 @@ from typing import Any
 
 from umb._dates import parse_locomo_datetime, shift
 from umb._errors import DataError
-from umb.bench._records import Dialogue, Interlocutor, Question, Session, Turn
+from umb.bench import Dialogue, Interlocutor, Question, Session, Turn
 from umb.interop._common import read_peer_json, source_info, write_imported
 from umb.interop._log import InteropLog
 from umb.interop.locomo._qa import TurnIndex, build_question

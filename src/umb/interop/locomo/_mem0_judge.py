@@ -20,12 +20,12 @@ import json
 from collections.abc import Sequence
 from typing import Any, Final
 
-from umb.bench._records import Question
+from umb.bench import Question
 from umb.interop._common import native_answer_text
 from umb.interop._judge_templates import TemplateSet, builtin
 from umb.interop._scorer_base import locomo_category, mean, record, scores_by_category
-from umb.models._api import GenerateRequest, GenerateResult, Message, ModelAPI
-from umb.scoring._parsing import strip_code_fence
+from umb.models import GenerateRequest, GenerateResult, Message, ModelAPI
+from umb.scoring import strip_code_fence
 
 REFERENCE_JUDGE: Final = "gpt-4o-mini"
 _SKIP: Final = "category 5 (adversarial) is not scored by the Mem0 harness"

@@ -18,7 +18,7 @@ from collections.abc import Callable, Sequence
 from functools import lru_cache
 from typing import Any
 
-from umb.bench._records import Question
+from umb.bench import Question
 from umb.interop._common import native_answer_text
 from umb.interop._scorer_base import locomo_category, mean, record, scores_by_category
 

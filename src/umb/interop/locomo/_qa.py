@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from umb.bench._records import Evidence, Question, Turn
+from umb.bench import Evidence, Question, Turn
 from umb.interop._log import InteropLog
 from umb.interop.locomo._spec import CATEGORIES, is_canonical_dia_id, split_evidence_entry
 

@@ -20,7 +20,7 @@ from typing import Any
 
 import regex
 
-from umb.bench._records import Question
+from umb.bench import Question
 from umb.interop._common import native_answer_text
 from umb.interop._scorer_base import locomo_category, mean, record, scores_by_category
 from umb.interop.locomo._spec import CATEGORIES

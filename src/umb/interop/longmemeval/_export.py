@@ -14,8 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from umb._dates import format_longmemeval_datetime
-from umb.bench._io import Benchmark
-from umb.bench._records import Dialogue, Question, Session
+from umb.bench import Benchmark, Dialogue, Question, Session
 from umb.interop._common import native_answer_text, umb_question_extension, write_export
 from umb.interop._log import InteropLog
 from umb.interop.longmemeval._instance import is_abstention_id

@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from umb._errors import DataError
-from umb.bench._records import Dialogue, Question
+from umb.bench import Dialogue, Question
 from umb.interop._common import read_peer_json, source_info, write_imported
 from umb.interop._log import InteropLog
 from umb.interop.longmemeval._instance import LME_TYPES, convert_instance

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any, Final
 
 from umb._dates import parse_longmemeval_datetime, shift
-from umb.bench._records import Dialogue, Evidence, Interlocutor, Question, Session, Turn
+from umb.bench import Dialogue, Evidence, Interlocutor, Question, Session, Turn
 from umb.interop._log import InteropLog
 
 #: Native question type -> umb family (an ``_abs`` id makes any type ABS).

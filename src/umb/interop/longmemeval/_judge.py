@@ -17,13 +17,13 @@ from collections.abc import Sequence
 from typing import Any, Final
 
 from umb._errors import ConfigError
-from umb.bench._records import Question
+from umb.bench import Question
 from umb.interop._common import native_answer_text, text_hash
 from umb.interop._judge_templates import TemplateSet, builtin
 from umb.interop._scorer_base import mean, record
 from umb.interop.longmemeval._export import FAMILY_TO_TYPE
 from umb.interop.longmemeval._instance import LME_TYPES, is_abstention_id
-from umb.models._api import GenerateRequest, Message, ModelAPI
+from umb.models import GenerateRequest, Message, ModelAPI
 
 #: The judge the published LongMemEval numbers use; records say whether ours matched it.
 REFERENCE_JUDGE: Final = "gpt-4o-2024-08-06"

@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from umb._dates import parse_longmemeval_datetime
-from umb.bench._records import Dialogue, Evidence, Interlocutor, Question, Session, Turn
+from umb.bench import Dialogue, Evidence, Interlocutor, Question, Session, Turn
 from umb.interop._log import InteropLog
 from umb.interop.longmemeval._instance import convert_instance
 

@@ -20,7 +20,7 @@ import math
 from collections.abc import Callable, Sequence
 from typing import Any, Final, Literal
 
-from umb.bench._records import Question
+from umb.bench import Question
 from umb.interop._scorer_base import mean, record
 from umb.interop.longmemeval._judge import is_abstention
 

@@ -19,8 +19,7 @@ from typing import Any
 import orjson
 
 from umb._jsonio import atomic_write_bytes, dumps_pretty
-from umb.trace._graph import Trace
-from umb.trace._model import NodeKey, Operation, VarVersion
+from umb.trace import NodeKey, Operation, Trace, VarVersion
 
 SENTINEL_NODE = "COMMENT:NONE@1"
 SENTINEL_SESSION = "__none__"

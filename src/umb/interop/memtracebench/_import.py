@@ -18,9 +18,7 @@ from typing import Any
 from umb._errors import DataError
 from umb._jsonio import read_json
 from umb.interop.memtracebench._export import SENTINEL_NODE
-from umb.trace._graph import Trace
-from umb.trace._ids import encode_value
-from umb.trace._model import NodeKey, Operation, StoredValue, VarVersion
+from umb.trace import NodeKey, Operation, StoredValue, Trace, VarVersion, encode_value
 
 
 def _full_name(n: dict[str, Any]) -> str:

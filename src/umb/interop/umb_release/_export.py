@@ -11,8 +11,7 @@ from collections import defaultdict
 from pathlib import Path
 from typing import Any
 
-from umb.bench._io import Benchmark
-from umb.bench._records import Dialogue, Question
+from umb.bench import Benchmark, Dialogue, Question
 from umb.families import FAMILY_NAMES
 from umb.interop._common import native_answer_text, read_native, write_export
 from umb.interop._log import InteropLog

@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any, Final
 
 from umb._errors import DataError
-from umb.bench._records import Dialogue, Evidence, Interlocutor, Question, Session, Turn
+from umb.bench import Dialogue, Evidence, Interlocutor, Question, Session, Turn
 from umb.interop._common import read_peer_json, source_info, write_imported
 from umb.interop._log import InteropLog
 from umb.interop.umb_release._tasks import gold_from_task, task_family

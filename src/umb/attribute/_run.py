@@ -137,7 +137,7 @@ def attribute_run(
     paths = run_traces(run)
     if not paths:
         raise ConfigError(f"{run}: no traces (was the run made with --no-trace?)")
-    records = latest_records(read_records(run / RECORDS, keep=kept_part))
+    records = read_records(run / RECORDS, keep=kept_part)  # one per key: a repeat is refused
     root = Path(bench) if bench is not None else bench_dir(run, header)
     show = sys.stderr.isatty() if progress is None else progress
     todo = [r for r in records if failed(r)]
@@ -201,12 +201,6 @@ def _stream(
             attributor.attribute(mine, dt.trace, dialogues)
             if on_dialogue is not None:
                 on_dialogue(system, dt, dialogues)
-
-
-def latest_records(records: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """The last record of each (system, question): a retried question appears twice in the log."""
-    by_key = {(str(r["system"]), str(r["question_id"])): r for r in records}
-    return list(by_key.values())
 
 
 def read_attributions(run_dir: str | Path) -> list[Attribution]:

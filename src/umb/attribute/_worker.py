@@ -35,7 +35,7 @@ from umb.attribute._attributor import DialogueAttributor, failed_by_dialogue
 from umb.attribute._dialogues import DialogueSource, Pair, dialogue_pairs
 from umb.attribute._files import failed, kept_part
 from umb.attribute._memory_metrics_run import MemoryMetricsRun
-from umb.attribute._run import finish_attribution, latest_records
+from umb.attribute._run import finish_attribution
 from umb.bench import Dialogue
 from umb.run import HEADER, RECORDS, read_records, trace_path
 from umb.trace import DialogueSplitter, DialogueTrace, TraceTail, paused_gc, read_dialogues
@@ -146,7 +146,7 @@ class _Worker:
     def finish(self) -> None:
         """Read what is left, attribute what no job announced, write the files."""
         self.emit({"phase": "the last dialogues"})
-        records = latest_records(read_records(self.run / RECORDS, keep=kept_part))
+        records = read_records(self.run / RECORDS, keep=kept_part)
         todo = [r for r in records if failed(r)]
         by_dialogue = failed_by_dialogue(todo)
         for f in self.follow.values():

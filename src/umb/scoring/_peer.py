@@ -8,7 +8,7 @@ of an imported benchmark whatever the scorer (:mod:`umb.scoring._retrieval`).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence, Set
 from typing import Any, Final, Protocol, runtime_checkable
 
 from umb._errors import ConfigError
@@ -18,15 +18,15 @@ from umb.bench import Question
 from umb.models import GenerateRequest, GenerateResult, ModelAPI
 
 NATIVE_SCORER: Final = "umb"
-JUDGE_SCORERS: Final = frozenset({"longmemeval_judge", "mem0_judge"})
-"""Peer scorers that grade with the ``--judge`` model."""
 
 
 @runtime_checkable
 class PeerAnswerMetric(Protocol):
     """A peer's answer metric class: one record (a dict) per prediction, the peer's way.
 
-    Judges add ``async score_batch(questions, predictions)`` and ``failed_record(question)``.
+    Judges add ``async score_batch(questions, predictions)`` and ``failed_record(question)``,
+    and declare ``needs_judge = True`` (their constructor takes the judge model). A class may
+    declare ``description``, its one line in the report's glossary.
     """
 
     name: str
@@ -86,6 +86,31 @@ PEER_SCORERS: Registry[type] = Registry(
     "peer scorer", "scorer", check=_is_class, fill=_fill_from_peers
 )
 """Scorer name -> class, from every peer's ``scorers`` (imported on first use)."""
+
+
+class _JudgeScorers(Set[str]):
+    """The peer scorers whose class declares ``needs_judge = True``, asked of
+    :data:`PEER_SCORERS` on every use (so a plug-in's judge counts as soon as it registers)."""
+
+    def __contains__(self, name: object) -> bool:
+        return (
+            isinstance(name, str)
+            and name in PEER_SCORERS
+            and bool(getattr(PEER_SCORERS[name], "needs_judge", False))
+        )
+
+    def __iter__(self) -> Iterator[str]:
+        return iter([n for n in PEER_SCORERS if n in self])
+
+    def __len__(self) -> int:
+        return sum(1 for _ in self)
+
+    def __repr__(self) -> str:
+        return f"JUDGE_SCORERS({sorted(self)})"
+
+
+JUDGE_SCORERS: Final[Set[str]] = _JudgeScorers()
+"""Peer scorers that grade with the ``--judge`` model (``needs_judge`` on their class)."""
 
 
 def load_peer_scorer(name: str, **kwargs: Any) -> PeerMetric:

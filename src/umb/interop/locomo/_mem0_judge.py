@@ -63,6 +63,7 @@ class Mem0Judge:
     name = "mem0_judge"
     version = "1"
     higher_is_better = True
+    needs_judge: Final = True
     template_keys: Final = tuple(TEMPLATES)
     template_fields: Final = ("question", "gold_answer", "generated_answer")
     header_fields: Final = {"judge_prompt_set_hash": BUILTIN.sha256}

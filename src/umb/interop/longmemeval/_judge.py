@@ -115,6 +115,7 @@ class LongMemEvalJudge:
     name = "longmemeval_judge"
     version = "1"
     higher_is_better = True
+    needs_judge: Final = True
     template_keys: Final = TEMPLATE_KEYS
     template_fields: Final = TEMPLATE_FIELDS
 

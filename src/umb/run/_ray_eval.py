@@ -35,8 +35,9 @@ from umb.run._config import RunConfig
 from umb.run._log import RECORDS, RecordLog, record_key, run_lock
 from umb.run._options import ExecutorOptions
 from umb.run._ray_cluster import import_ray, ray_cluster
-from umb.run._runner import _Evaluation, iter_jobs
+from umb.run._runner import _Evaluation
 from umb.run._traces import trace_path
+from umb.run.engine import iter_jobs
 from umb.trace import TraceAppender, trace_records
 
 # Imported only for --executor ray: importing this module is what loads the extra.

@@ -16,9 +16,8 @@ selected question), so a resumed run replays the same operations (docs/tracing.m
 from __future__ import annotations
 
 import asyncio
-import sys
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
@@ -32,9 +31,11 @@ from umb.run._benchcheck import check_benchmark
 from umb.run._config import RunConfig, build_header, check_header
 from umb.run._failures import CallFailures, count_failures
 from umb.run._log import HEADER, INVOCATIONS, RECORDS, RecordLog, append_line, run_lock
+from umb.run._progress import StepBar, question_bar, show_progress
 from umb.run._record import answer_question
 from umb.run._results import write_results
 from umb.run._traces import RunTracers
+from umb.run.engine import iter_jobs, latest_asked, pending_jobs
 from umb.scoring import NATIVE_SCORER, Judge, PeerScoring
 
 # Contexts retrieved but not yet answered, per unit of concurrency: enough to keep the model busy
@@ -102,8 +103,7 @@ async def arun_eval(
     started = time.perf_counter()
     started_at = time.time()
     bench = Benchmark.open(config.bench)
-    show = sys.stderr.isatty() if progress is None else progress
-    with _Bar("check", "dialogues", show) as bar:
+    with StepBar("check", "dialogues", show_progress(progress)) as bar:
         # Refuse what `umb validate` refuses, before any record (a long read on a big benchmark).
         check_benchmark(bench, config.out, progress=bar)
     questions = bench.questions[: config.limit] if config.limit else list(bench.questions)
@@ -116,12 +116,12 @@ async def arun_eval(
                 log.rewrite_without(
                     {(r["system"], r["question_id"]) for r in log.records if r.get("error")}
                 )
-            pending = _pending(config.systems, questions, log.keys)
+            pending = pending_jobs(config.systems, questions, log.keys)
             skipped = len(config.systems) * len(questions) - sum(len(v) for v in pending.values())
             meter = UsageMeter()
             total = sum(len(v) for v in pending.values())
             trace_meta = {"benchmark": bench.content_hash, "models": header.get("models")}
-            latest = _latest_asked(questions)
+            latest = latest_asked(questions)
             if config.executor.kind == "ray":
                 from umb.run._ray_eval import execute_on_ray  # loads ray (extra "ray")
 
@@ -186,98 +186,9 @@ def _open_header(config: RunConfig, bench: Benchmark) -> dict[str, Any]:
     return existing
 
 
-def _pending(
-    systems: Sequence[str], questions: Sequence[Question], done: set[tuple[str, str]]
-) -> dict[tuple[str, str], list[Question]]:
-    """(system, dialogue id) -> the questions of that dialogue still to answer for that system."""
-    out: dict[tuple[str, str], list[Question]] = {}
-    for system in systems:
-        for q in questions:
-            if (system, q.id) not in done:
-                out.setdefault((system, q.dialogue_id), []).append(q)
-    return out
-
-
-def iter_jobs(
-    bench: Benchmark, pending: dict[tuple[str, str], list[Question]]
-) -> Iterator[tuple[str, Dialogue, list[Question]]]:
-    """The pending (system, dialogue, questions) jobs, in benchmark order, dialogue by dialogue.
-
-    Raises:
-        DataError: Once the dialogues are read, if questions refer to dialogues not there.
-    """
-    wanted = {d for _, d in pending}
-    systems = list(dict.fromkeys(s for s, _ in pending))
-    # Only those dialogues are parsed, and the file is left once the last is found: a run of
-    # 100 of the `umb` preset's 1,000 dialogues would otherwise parse the 900 others, in the
-    # event loop, after its last job began.
-    for dialogue in bench.iter_dialogues(frozenset(wanted)):
-        wanted.discard(dialogue.id)
-        for system in systems:
-            todo = pending.get((system, dialogue.id))
-            if todo:
-                yield system, dialogue, todo
-        if not wanted:
-            break
-    if wanted:
-        raise DataError(
-            str(bench.root / "questions.jsonl"),
-            None,
-            f"questions refer to dialogues that do not exist: {', '.join(sorted(wanted))}",
-        )
-
-
 def _precedes(started_at: str, asked_at: str) -> bool:
     # Times are YYYY-MM-DDTHH:MM and order as text; a question with no time sees everything.
     return not asked_at or started_at < asked_at
-
-
-def _latest_asked(questions: Sequence[Question]) -> dict[str, str]:
-    """Dialogue id -> the ``asked_at`` that sees the most sessions among its questions."""
-    out: dict[str, str] = {}
-    for q in questions:
-        seen = out.get(q.dialogue_id)
-        if seen is None or (seen and (not q.asked_at or q.asked_at > seen)):
-            out[q.dialogue_id] = q.asked_at
-    return out
-
-
-class _Bar:
-    """A ``(done, total)`` callback on a tqdm bar that appears at its first call."""
-
-    def __init__(self, label: str, unit: str, show: bool) -> None:
-        self.label, self.unit, self.show = label, unit, show
-        self._bar: Any = None
-
-    def __call__(self, done: int, total: int) -> None:
-        if not self.show:
-            return
-        if self._bar is None:
-            from tqdm import tqdm
-
-            self._bar = tqdm(total=total or None, desc=self.label, unit=self.unit,
-                             file=sys.stderr)  # fmt: skip
-        self._bar.update(done - self._bar.n)
-
-    def __enter__(self) -> _Bar:
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        if self._bar is not None:
-            self._bar.close()
-
-
-class _NoBar:
-    """The progress bar of a run that shows none."""
-
-    def update(self, n: int = 1) -> None:
-        pass
-
-    def set_postfix_str(self, text: str) -> None:
-        pass
-
-    def close(self) -> None:
-        pass
 
 
 class _Evaluation:
@@ -326,15 +237,7 @@ class _Evaluation:
         slots = max(1, config.options.concurrency)
         self.jobs = asyncio.Semaphore(slots)
         self.inflight = asyncio.Semaphore(slots * _INFLIGHT_PER_SLOT)
-        show = sys.stderr.isatty() if progress is None else progress
-        self.bar: Any = _NoBar()
-        if show:
-            from tqdm import tqdm
-
-            # miniters=1: redraw whenever mininterval has passed, even after a fast stretch
-            # taught tqdm to wait for many answers (the last dialogues of a big run come slowly).
-            self.bar = tqdm(total=total, file=sys.stderr, unit="q", desc="eval", smoothing=0.1,
-                            miniters=1)  # fmt: skip
+        self.bar = question_bar(total, progress)
         self._beat = time.monotonic()
 
     def _load(self, spec: str, role: Role, options: ModelOptions, meter: UsageMeter) -> LoadedModel:

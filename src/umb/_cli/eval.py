@@ -40,13 +40,15 @@ from umb.memory import MemoryConfig
 )
 @click.option(
     "--judge",
-    help="Judge model: umb's free-text judge, or longmemeval_judge's (default: rules only).",
+    help="Judge model: umb's free-text judge, or that of longmemeval_judge or mem0_judge "
+    "(default: rules only).",
 )
 @click.option(
     "--scorer",
     default="umb",
     show_default=True,
-    help="umb (family rules) or a peer scorer: locomo_f1, mem0_f1, mem0_bleu1, longmemeval_judge.",
+    help="umb (family rules) or a peer scorer: locomo_f1, mem0_f1, mem0_bleu1, mem0_judge, "
+    "longmemeval_judge.",
 )
 @click.option(
     "--extractor",

@@ -57,6 +57,7 @@ TERMS: Final[dict[str, tuple[str, str]]] = {
     ),
     "model:openai": ("openai/MODEL", "A model behind an OpenAI-compatible endpoint."),
     "model:hf": ("hf/PATH", "A local transformers model."),
+    "model:llamacpp": ("llamacpp/FILE", "A GGUF model run in process by llama.cpp."),
     "system:full_context": (
         "full_context",
         "The whole dialogue history in the prompt (oldest sessions dropped beyond the input "
@@ -87,6 +88,11 @@ TERMS: Final[dict[str, tuple[str, str]]] = {
     "scorer:longmemeval_judge": (
         "longmemeval_judge",
         "LongMemEval's LLM judge with its per-type prompts.",
+    ),
+    "scorer:mem0_judge": ("mem0_judge", "The CORRECT/WRONG LLM judge of mem0's LoCoMo evaluation."),
+    "scorer:locomo_recall": (
+        "locomo_recall",
+        "LoCoMo's RAG recall: the share of a question's evidence among the retrieved turns.",
     ),
     "ExtractionError": ("ExtractionError", "The fact never made it into memory."),
     "UpdateError": ("UpdateError", "A changed fact was not updated (the old value stayed)."),

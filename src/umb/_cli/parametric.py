@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sys
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -26,7 +27,7 @@ def _say(progress: bool | None) -> Any:
     return say
 
 
-def _csv(value: str, allowed: tuple[str, ...], name: str) -> tuple[str, ...]:
+def _csv(value: str, allowed: Sequence[str], name: str) -> tuple[str, ...]:
     items = tuple(v.strip() for v in value.split(",") if v.strip())
     bad = [v for v in items if v not in allowed]
     if bad:

@@ -20,6 +20,7 @@ from umb._jsonio import (
     read_json,
 )
 from umb.bench import Dialogue, Question, sha256_file, write_benchmark
+from umb.families import PRIMARY_FIELDS
 from umb.interop._log import InteropLog
 
 #: Sidecar file holding what the benchmark records cannot (native speaker names, date strings,
@@ -29,15 +30,7 @@ NATIVE_FILE = "native.json"
 IMPORTER_VERSION = "1"
 
 #: The family field that holds the one-line answer, used where a peer format has one answer.
-_PRIMARY_FIELD = {
-    "IE": "answer",
-    "MSR": "final_outcome",
-    "ES": "summary",
-    "TR": "final_answer",
-    "KU": "latest_state",
-    "MA": "final_answer",
-    "ABS": "answer",
-}
+_PRIMARY_FIELD = PRIMARY_FIELDS
 
 
 def primary_answer(q: Question) -> str:

@@ -6,6 +6,7 @@ files it produces, so a project or run directory says how it was made.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import asdict, dataclass, fields
 from typing import Any, Literal
 
@@ -34,7 +35,7 @@ SPLIT_TYPES: dict[str, str] = {
 }
 
 
-def _check_choice(name: str, value: str, allowed: tuple[str, ...]) -> None:
+def _check_choice(name: str, value: str, allowed: Sequence[str]) -> None:
     if value not in allowed:
         raise ConfigError(f"{name} must be one of {', '.join(allowed)}; got {value!r}")
 

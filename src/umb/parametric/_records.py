@@ -13,25 +13,12 @@ import json
 from typing import Any, Final
 
 from umb.bench import Question
-from umb.families import REQUIRED_FIELDS
+from umb.families import FAMILY_WEIGHTS, PRIMARY_FIELDS, REQUIRED_FIELDS
 from umb.parametric._config import InstructionStyle
 from umb.run import family_instruction_text
 
 #: The field whose value is the original's ``reference`` / ``gold_answer`` string.
-REFERENCE_FIELD: Final[dict[str, str]] = {
-    "IE": "answer",
-    "MSR": "final_outcome",
-    "ES": "summary",
-    "TR": "final_answer",
-    "KU": "latest_state",
-    "MA": "final_answer",
-    "ABS": "answer",
-}
-
-#: The original's up-weighting of the harder families (ABS, new in umb, weighs like IE).
-FAMILY_WEIGHTS: Final[dict[str, float]] = {
-    "IE": 1.0, "KU": 1.25, "MA": 1.25, "MSR": 1.75, "ES": 1.75, "TR": 2.0, "ABS": 1.0,
-}  # fmt: skip
+REFERENCE_FIELD: Final = PRIMARY_FIELDS
 
 Span = tuple[int, int]
 

@@ -16,19 +16,13 @@ from typing import Any, Final
 
 from umb._errors import ConfigError
 from umb.bench import Question
+from umb.families import JUDGED_FIELDS
 from umb.models import GenerateRequest, GenerateResult, Message, ModelAPI
 from umb.scoring._normalise import as_text
 from umb.scoring._parsing import _first_object, _loads_object, strip_code_fence
 from umb.scoring._record import Score
 
 JUDGE_PROMPT_VERSION: Final = "1"
-
-#: Family -> the free-text field the judge grades.
-JUDGED_FIELDS: Final[dict[str, str]] = {
-    "ES": "summary",
-    "MSR": "final_outcome",
-    "MA": "final_answer",
-}
 
 JUDGE_SYSTEM: Final = (
     "You grade one field of an answer against a reference written from the ground truth. "

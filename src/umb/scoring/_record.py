@@ -10,7 +10,7 @@ from typing import Any
 from umb._errors import ConfigError
 from umb._registry import Registry, did_you_mean
 from umb.bench import Question
-from umb.families import FAMILIES
+from umb.families import FAMILY_REGISTRY
 
 RuleFn = Callable[[Question, dict[str, Any]], tuple[float | None, dict[str, Any]]]
 """A rule: (question, parsed answer) -> (value, details explaining it)."""
@@ -80,8 +80,11 @@ lookup)."""
 
 def rule_scorer(family: str, *, name: str, version: str) -> Callable[[RuleFn], RuleFn]:
     """Register a function as the rule scorer of ``family`` (one per family)."""
-    if family not in FAMILIES:
+    if family not in FAMILY_REGISTRY:
         raise ConfigError(f"unknown question family {family!r}")
+    declared = FAMILY_REGISTRY[family].scorer
+    if name != declared:
+        raise ConfigError(f"question family {family!r} declares scorer {declared!r}, not {name!r}")
 
     def register(fn: RuleFn) -> RuleFn:
         SCORERS.add(family, RuleScorer(family, name, version, fn))

@@ -76,6 +76,10 @@ TERMS: Final[dict[str, tuple[str, str]]] = {
         "Extract facts, add/update/delete them in a memory store, retrieve the top-k.",
     ),
     "system:mem0": ("mem0", "The mem0 library itself as the memory system."),
+    "system:oracle_memory": (
+        "oracle_memory",
+        "Exactly the gold facts of each session, updates applied: the memory metrics' reference.",
+    ),
     "system:summary": ("summary", "One rolling summary per session; the answerer reads them all."),
     "scorer:umb": (
         "umb",
@@ -90,6 +94,10 @@ TERMS: Final[dict[str, tuple[str, str]]] = {
         "LongMemEval's LLM judge with its per-type prompts.",
     ),
     "scorer:mem0_judge": ("mem0_judge", "The CORRECT/WRONG LLM judge of mem0's LoCoMo evaluation."),
+    "scorer:longmemeval_retrieval": (
+        "longmemeval_retrieval",
+        "LongMemEval's turn- and session-level retrieval metrics (recall and NDCG at k).",
+    ),
     "scorer:locomo_recall": (
         "locomo_recall",
         "LoCoMo's RAG recall: the share of a question's evidence among the retrieved turns.",

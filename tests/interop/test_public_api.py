@@ -7,7 +7,7 @@ import umb.scoring
 
 
 def test_exported_members() -> None:
-    assert sorted(umb.interop.__all__) == [
+    assert sorted(umb.interop.__all__) == sorted([
         "AnswerScorer",
         "InteropLog",
         "PEERS",
@@ -28,7 +28,13 @@ def test_exported_members() -> None:
         "source_info",
         "write_export",
         "write_imported",
-    ]
+        "AnswerProfile",
+        "PROFILE_VERSION",
+        "TemplateSet",
+        "current_date_line",
+        "judge_templates_from_checkout",
+        "judge_templates_from_file",
+    ])
     assert {"PEER_SCORERS", "load_peer_scorer"} <= set(umb.scoring.__all__)
     for name in umb.interop.__all__:
         assert getattr(umb.interop, name) is not None

@@ -27,6 +27,10 @@ def test_models_exports():
             "cache_key",
             "load_model",
             "percentile",
+            "ModelOnUse",
+            "STRUCTURED_OUTPUTS",
+            "SUMMED_COUNTS",
+            "StructuredOutput",
         ]
     )
     for name in umb.models.__all__:

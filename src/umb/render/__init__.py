@@ -10,7 +10,6 @@ import importlib
 from typing import Any
 
 from umb.render._template import TemplateRenderer
-from umb.render._workdir import SKELETON, WORK
 
 _LAZY: dict[str, str] = {
     "DialoguePlan": "umb.render._plan",
@@ -34,9 +33,11 @@ _LAZY: dict[str, str] = {
     "render_benchmark": "umb.render._run",
     "estimate": "umb.render._estimate",
     "format_estimate": "umb.render._estimate",
+    "SKELETON": "umb.render._workdir",
+    "WORK": "umb.render._workdir",
 }
 
-__all__ = ["SKELETON", "WORK", "TemplateRenderer", *sorted(_LAZY)]
+__all__ = ["TemplateRenderer", *sorted(_LAZY)]
 
 
 def __getattr__(name: str) -> Any:

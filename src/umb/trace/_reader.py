@@ -50,6 +50,7 @@ def read_trace(path: str | Path, *, inputs: BenchmarkTurns | None = None) -> Tra
 
 
 def check_trace_format(raw: RawTrace) -> None:
+    """Refuse a trace whose header names another format or a newer version than this reader's."""
     for lineno, rec in raw.records:
         if rec["t"] != "open":
             continue

@@ -35,9 +35,8 @@ from umb.run._config import RunConfig
 from umb.run._log import RECORDS, RecordLog, record_key, run_lock
 from umb.run._options import ExecutorOptions
 from umb.run._ray_cluster import import_ray, ray_cluster
-from umb.run._runner import _Evaluation
 from umb.run._traces import trace_path
-from umb.run.engine import iter_jobs
+from umb.run.engine import JobEngine, iter_jobs
 from umb.trace import TraceAppender, trace_records
 
 # Imported only for --executor ray: importing this module is what loads the extra.
@@ -100,10 +99,10 @@ async def _evaluate(
     todo: list[Question],
     trace_meta: dict[str, Any],
 ) -> None:
-    run = _Evaluation(config, log, meter, len(todo), False, trace_meta, config.bench)
+    run = JobEngine(config, log, meter, trace_meta, total=len(todo))
     try:
         # The local runner's own job: ingest in time order, answer each question in turn.
-        await run._job(unit.system, unit.dialogue, todo, unit.latest)
+        await run.run_job(unit.system, unit.dialogue, todo, unit.latest)
     finally:
         await run.close()
 

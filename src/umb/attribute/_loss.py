@@ -9,14 +9,11 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
 
+from umb.attribute._carriers import Carriers
 from umb.attribute._graph import STORED_ROLES, SystemView, op_kind
 from umb.attribute._types import DELETION, EXTRACTION, RETRIEVAL, UPDATE
 from umb.trace import NodeKey, Operation, VarVersion, role_of
-
-if TYPE_CHECKING:
-    from umb.attribute._attribute import Carriers
 
 _CUT = 70
 

@@ -8,12 +8,13 @@ question asked at ``question.asked_at`` (only sessions before that time have bee
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, ClassVar, Literal
 
 from umb._errors import ConfigError
 from umb.bench import Dialogue, Question, Session
+from umb.memory._retrieved import RetrievedContext
 from umb.memory._tracing import traced_ingest, traced_retrieve
 from umb.models import ModelAPI
 
@@ -22,31 +23,6 @@ GRANULARITIES: tuple[Granularity, ...] = ("turn", "round", "session")
 
 #: Extractor specs that are not language models: memory systems use their rule-based path.
 NON_LLM_SPECS = frozenset({"offline", "oracle"})
-
-
-@dataclass(frozen=True)
-class RetrievedContext:
-    """The context a memory system hands the answerer for one question.
-
-    ``meta`` always holds ``write_latency_s`` (total ingest time so far) and
-    ``retrieve_latency_s`` (this call), which the base class adds. ``full_context`` adds
-    ``dropped_sessions`` (a count) and ``dropped_session_ids`` when the history was cut to fit
-    ``max_input_tokens``; the RAG systems add ``ranking``, their units best first as
-    ``(unit id, turn ids)`` pairs.
-    """
-
-    text: str
-    """Rendered history or memories, with dates, ready to go into the prompt."""
-    item_ids: tuple[str, ...] = ()
-    """Ids of what was retrieved: turn, round, session or memory-unit ids."""
-    source_turn_ids: tuple[str, ...] = ()
-    """Turn ids the retrieved items came from (for retrieval recall and attribution)."""
-    tokens: int = 0
-    """``estimate_tokens(text)``: the context the answerer pays for."""
-    meta: dict[str, Any] = field(default_factory=dict)
-    """System-specific notes, e.g. ``dropped_sessions`` when a context was truncated."""
-    trace_op_id: str | None = None
-    """Id of the ``retrieve`` operation that produced it, when a tracer was recording."""
 
 
 @dataclass(frozen=True)

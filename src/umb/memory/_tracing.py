@@ -13,10 +13,11 @@ import functools
 import time
 from collections.abc import Callable, Coroutine, Iterable, Sequence
 from contextvars import ContextVar
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import Any, Protocol, TypeVar
 
 from umb._tokens import estimate_tokens
 from umb.bench import Question, Session, Turn
+from umb.memory._retrieved import RetrievedContext
 from umb.trace import (
     NULL_OP,
     OpHandle,
@@ -29,10 +30,20 @@ from umb.trace import (
     var,
 )
 
-if TYPE_CHECKING:
-    from umb.memory._api import MemorySystem, RetrievedContext
 
-S = TypeVar("S", bound="MemorySystem")
+class TracedSystem(Protocol):
+    """What the wrappers read and update on the system they wrap (a :class:`MemorySystem`).
+
+    Declared here so this module does not import the interface that applies the wrappers.
+    """
+
+    write_latency_s: float
+
+    @property
+    def ranked(self) -> bool: ...
+
+
+S = TypeVar("S", bound=TracedSystem)
 
 #: Set on a wrapped ``ingest`` / ``retrieve``, so a method is never wrapped twice.
 WRAPPED = "__umb_traced__"

@@ -7,25 +7,71 @@ An operation costs a few microseconds: one object, one dict, one orjson call. Ev
 from __future__ import annotations
 
 import time
-from collections.abc import Iterable
+from collections import deque
+from collections.abc import Iterable, Iterator
 from contextvars import Token
 from hashlib import sha256 as _sha256
 from types import TracebackType
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 import orjson
 
 from umb.trace._context import _OP, _SCOPE, ScopeState
-from umb.trace._file import DUMP_OPTS, dump_record, json_fallback
+from umb.trace._file import DUMP_OPTS, TraceFileWriter, dump_record, json_fallback
 from umb.trace._ids import HASH_CHARS, utf8
 from umb.trace._null import OpHandle
 from umb.trace._runs import MIN_RUN, encode_reads
 
-if TYPE_CHECKING:
-    from umb.trace._tracer import Tracer
-
 _perf_ns = time.perf_counter_ns
 _dumps = orjson.dumps
+
+
+class _ErrorLimit(Protocol):
+    @property
+    def max_error_chars(self) -> int: ...
+
+
+class Recorder(Protocol):
+    """The state and steps of the recording tracer that an operation works on directly.
+
+    Declared here, where they are used, so this module does not import the tracer that
+    implements them (:class:`umb.trace._tracer.Tracer`); the hot path reads them without a
+    method call in between.
+    """
+
+    @property
+    def config(self) -> _ErrorLimit: ...
+    @property
+    def _cur(self) -> dict[str, tuple[int, str | None]]: ...
+    @property
+    def _root(self) -> ScopeState: ...
+    @property
+    def _prior_seq(self) -> dict[str, int]: ...
+    @property
+    def _seq(self) -> Iterator[int]: ...
+    @property
+    def _seen(self) -> set[str]: ...
+    @property
+    def _ver(self) -> dict[str, Iterator[int]]: ...
+    @property
+    def _wall0_units(self) -> int: ...
+    @property
+    def _perf0(self) -> int: ...
+    @property
+    def _queue(self) -> deque[bytes]: ...
+    @property
+    def _flush_every(self) -> int: ...
+    @property
+    def _file(self) -> TraceFileWriter: ...
+
+    def _register_source(self, identity: str, value: Any) -> tuple[int, str | None]: ...
+    def _value(self, value: Any) -> str | None: ...
+    def _first_seen(self, h: str, scope: ScopeState | None) -> None: ...
+    def _next_version(self, identity: str) -> int: ...
+    def _new_version(
+        self, op: _Op, identity: str, h: str | None, kind: str
+    ) -> tuple[str, int, str | None, str]: ...
+    def _finish_replayed(self, op: _Op, rec: dict[str, Any]) -> None: ...
 
 
 class _Op(OpHandle):
@@ -45,7 +91,7 @@ class _Op(OpHandle):
 
     def __init__(
         self,
-        tracer: Tracer,
+        tracer: Recorder,
         name: str,
         category: str,
         reads: Iterable[str | tuple[str, Any]],

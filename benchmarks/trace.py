@@ -34,11 +34,10 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-import umb.run._runner as runner
+from umb.attribute import attribute_run
 from umb.run import RunConfig, run_eval, trace_paths
 from umb.trace import read_trace
 
@@ -58,50 +57,36 @@ def micro(ops: int, repeat: int) -> dict[str, Any]:
     return {k: v for k, v in found.items() if k in MICRO_CASES}
 
 
-class _AttributionClock:
-    """Wraps the runner's automatic attribution to time it apart from the evaluation."""
-
-    def __init__(self, inner: Callable[..., Any]) -> None:
-        self.inner = inner
-        self.cpu = 0.0
-
-    def __call__(self, *args: Any, **kwargs: Any) -> Any:
-        c0 = time.process_time()
-        try:
-            return self.inner(*args, **kwargs)
-        finally:
-            self.cpu += time.process_time() - c0
-
-
-def one_run(bench: Path, out: Path, trace: bool, clock: _AttributionClock) -> dict[str, float]:
-    """Evaluate every offline system once; CPU and wall seconds (attribution apart)."""
-    clock.cpu = 0.0
+def one_run(bench: Path, out: Path, trace: bool) -> dict[str, float]:
+    """Evaluate every offline system once; CPU and wall seconds, then (traced) the attribution
+    that ``umb eval`` makes after such a run, timed apart."""
     config = RunConfig(bench=bench, out=out, systems=SYSTEMS, trace=trace)
     gc.collect()
     c0, t0 = time.process_time(), time.perf_counter()
     run_eval(config, progress=False)
     cpu, wall = time.process_time() - c0, time.perf_counter() - t0
-    return {"cpu_s": cpu - clock.cpu, "wall_s": wall - clock.cpu, "attribution_cpu_s": clock.cpu}
+    a0 = time.process_time()
+    if trace:
+        attribute_run(out, bench=bench, progress=False)
+    return {"cpu_s": cpu, "wall_s": wall, "attribution_cpu_s": time.process_time() - a0}
 
 
 def overhead(repeat: int) -> dict[str, Any]:
     """Tracing on vs off on the demo benchmark, interleaved; medians and their ratio."""
     from umb.pipeline._generate import generate, resolve_config
 
-    clock = _AttributionClock(runner.attribute_run)
-    runner.attribute_run = clock
     with tempfile.TemporaryDirectory() as tmp:
         root = Path(tmp)
         bench = root / "bench"
         generate(resolve_config("demo"), bench)
-        one_run(bench, root / "warm-on", True, clock)  # imports, embeddings, caches
-        one_run(bench, root / "warm-off", False, clock)
+        one_run(bench, root / "warm-on", True)  # imports, embeddings, caches
+        one_run(bench, root / "warm-off", False)
         runs: dict[str, list[dict[str, float]]] = {"on": [], "off": []}
         for r in range(repeat):
             order = ("on", "off") if r % 2 == 0 else ("off", "on")
             for mode in order:
                 out = root / f"{mode}-{r}"
-                runs[mode].append(one_run(bench, out, mode == "on", clock))
+                runs[mode].append(one_run(bench, out, mode == "on"))
         traced = root / "on-0"
         sizes = {s: p.stat().st_size for s, p in trace_paths(traced).items()}
         ops = {s: len(read_trace(p).ops) for s, p in trace_paths(traced).items()}
@@ -143,7 +128,6 @@ def overhead(repeat: int) -> dict[str, Any]:
 
 def child(mode: str, bench: Path) -> None:
     """What one process of ``--instructions`` runs: a warm-up, then (unless ``none``) the eval."""
-    runner.attribute_run = lambda *a, **k: None  # type: ignore[assignment]
     with tempfile.TemporaryDirectory() as tmp:
         warm = RunConfig(bench=bench, out=Path(tmp) / "warm", systems=SYSTEMS, trace=False, limit=3)
         run_eval(warm, progress=False)

@@ -199,12 +199,19 @@ def test_a_killed_driver_resumes_from_the_merged_units(
     # Read now: joining the cluster takes what ray.init put in this process's environment.
     env = {**os.environ, "OPENAI_API_KEY": "sk-ray-test"}
     proc = subprocess.Popen(command, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+
+    def driving() -> bool:
+        if proc.poll() is None:
+            return True
+        assert proc.stderr is not None
+        raise AssertionError(f"the driver exited {proc.returncode}: {proc.stderr.read()!r}")
+
     try:
         # The driver dies with every unit but the held one merged.
         _wait_for(
             "the other units were merged",
             lambda: len(complete_lines(out / "records.jsonl")) == 140 - size,
-            lambda: proc.poll() is None,
+            driving,
         )
         proc.send_signal(signal.SIGKILL)
         proc.wait(timeout=30)

@@ -90,13 +90,43 @@ def load_embedder() -> Any:
     )
 
 
+@functools.lru_cache(maxsize=1)
+def _unpadded_tokenizer() -> Any:
+    """wordllama's tokenizer without the padding it turns on: pooling needs no pad tokens."""
+    from tokenizers import Tokenizer
+
+    tokenizer = Tokenizer.from_str(load_embedder().tokenizer.to_str())
+    tokenizer.no_padding()
+    tokenizer.no_truncation()
+    return tokenizer
+
+
 def embed(texts: Sequence[str]) -> FloatArray:
-    """Unit-length embeddings of ``texts`` (a text with no known token maps to zeros)."""
+    """Unit-length embeddings of ``texts`` (a text with no known token maps to zeros).
+
+    wordllama's own ``embed`` is the mean of a text's token vectors, computed over padded
+    batches of 64; here the sum is one sparse product of token counts with the table, which
+    costs a third of the CPU. The mean and the sum differ by a positive factor only, which the
+    normalising removes (the vectors agree to float rounding, about 1e-7).
+    """
     if not texts:
         return np.zeros((0, 256), dtype=np.float32)
-    vectors = np.asarray(load_embedder().embed(list(texts), norm=False), dtype=np.float32)
+    import scipy.sparse
+
+    table = load_embedder().embedding
+    encodings = _unpadded_tokenizer().encode_batch_fast(list(texts), add_special_tokens=False)
+    lengths = np.fromiter((len(e.ids) for e in encodings), dtype=np.int64, count=len(encodings))
+    ids = np.fromiter(
+        (i for e in encodings for i in e.ids), dtype=np.int64, count=int(lengths.sum())
+    )
+    np.clip(ids, 0, table.shape[0] - 1, out=ids)  # as wordllama clamps ids beyond its table
+    offsets = np.concatenate(([0], np.cumsum(lengths)))
+    counts = scipy.sparse.csr_matrix(
+        (np.ones(ids.size, dtype=np.float32), ids, offsets), shape=(len(texts), table.shape[0])
+    )
+    vectors = np.asarray(counts @ table, dtype=np.float32)
     norms = np.linalg.norm(vectors, axis=1, keepdims=True)
-    # Normalising ourselves: wordllama divides by a zero norm for empty texts.
+    # A text without tokens has a zero sum: it stays zero rather than dividing by nothing.
     unit: FloatArray = np.divide(vectors, norms, out=np.zeros_like(vectors), where=norms > 0)
     return unit
 

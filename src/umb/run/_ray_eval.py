@@ -195,7 +195,11 @@ def _result(future: asyncio.Future[Any], unit: Unit) -> dict[str, Any]:
         if isinstance(cause, UmbError):
             raise cause from None
         raise
-    except (ray.exceptions.WorkerCrashedError, ray.exceptions.NodeDiedError) as e:
+    except (
+        ray.exceptions.WorkerCrashedError,
+        ray.exceptions.NodeDiedError,
+        ray.exceptions.OutOfMemoryError,  # Ray's memory monitor ended the worker
+    ) as e:
         raise WorkerLost(
             f"the Ray worker running {unit.system} on {unit.dialogue.id} died "
             f"({type(e).__name__}); finished units are kept: rerun the command to resume"

@@ -1,0 +1,33 @@
+"""The dense index's embeddings are wordllama's own, pooled without its padded batches."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from umb.memory._index import embed, load_embedder
+
+TEXTS = [
+    "Maya moved to Lisbon in May 2023 for the job at the clinic.",
+    "",
+    "ok",
+    "Did you ever hear back from Oscar about the bakery?",
+    "zzqxj",
+    "Lisbon " * 80,  # a text far longer than the rest of its batch
+]
+
+
+def test_embeddings_are_wordllamas_normalised_means() -> None:
+    vectors = np.asarray(load_embedder().embed(TEXTS, norm=False), dtype=np.float64)
+    norms = np.linalg.norm(vectors, axis=1, keepdims=True)
+    expected = np.divide(vectors, norms, out=np.zeros_like(vectors), where=norms > 0)
+    got = embed(TEXTS)
+    assert got.shape == (len(TEXTS), 256) and got.dtype == np.float32
+    np.testing.assert_allclose(got, expected, atol=1e-6)
+    assert not got[1].any()  # the empty text has no direction
+    np.testing.assert_allclose(np.linalg.norm(got[[0, 2, 3, 4, 5]], axis=1), 1.0, atol=1e-6)
+
+
+def test_a_text_embeds_the_same_alone_as_in_a_batch() -> None:
+    batch = embed(TEXTS)
+    for i, text in enumerate(TEXTS):
+        np.testing.assert_allclose(embed([text])[0], batch[i], atol=1e-7)

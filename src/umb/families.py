@@ -50,8 +50,10 @@ class Field:
 class Family:
     """Everything umb needs to know about a question family, in one place.
 
-    Entries other layers register per family are keyed by :attr:`code`: the rule scorer
-    (``umb.scoring.SCORERS``) and the prompt instruction (``umb.run.FAMILY_INSTRUCTIONS``).
+    What other layers register for a family is named here: its rule scorer (:attr:`scorer`,
+    in ``umb.scoring.SCORERS``) and its attribution needs rule (:attr:`needs`, in
+    ``umb.attribute.NEEDS_RULES``). The answerer's prompt is built from :attr:`goal`,
+    :attr:`rules`, the fields' meanings and :attr:`example`.
     """
 
     code: str
@@ -69,6 +71,12 @@ class Family:
     """Name of the attribution rule that says which facts an answer rests on
     (``umb.attribute.NEEDS_RULES``); attribution refuses a family whose rule is missing rather
     than blame all its failures on the answerer."""
+    goal: str
+    """What the family asks for, as the prompt's first line says it ("Recall one detail …")."""
+    rules: tuple[str, ...]
+    """The prompt's rules for an answer of this family."""
+    example: Mapping[str, Any]
+    """A tiny, made-up answer of the right shape (about no benchmark character), every field."""
     binary: bool = False
     """Scored 0/1; otherwise 0, 0.5 or 1 (as in the original's scheme "A")."""
     judged_field: str | None = None
@@ -80,6 +88,11 @@ class Family:
         names = self.field_names
         if not self.code or not names or len(set(names)) != len(names):
             raise ConfigError(f"question family {self.code!r} needs a code and distinct fields")
+        if not self.goal.strip() or list(self.example) != list(names):
+            raise ConfigError(
+                f"question family {self.code!r} needs a prompt goal and an example answer with "
+                f"its fields in order ({', '.join(names)})"
+            )
         for role, name in (("primary", self.primary_field), ("judged", self.judged_field)):
             if name is not None and name not in names:
                 raise ConfigError(
@@ -121,6 +134,16 @@ for _family in (
             Field("evidence_snippets", LIST, "list of strings: lines of the history that state it"),
         ),
         primary_field="answer", scorer="ie_value_match", needs="ie_answer", binary=True,
+        goal="Recall one specific detail that was mentioned in the conversation.",
+        rules=(
+            "Give the detail itself as briefly as possible (a name, number, place, date or "
+            "short phrase), not a sentence around it.",
+            "Quote the line or lines of the history that state it as evidence.",
+        ),
+        example={
+            "answer": "Juniper",
+            "evidence_snippets": ["We named the kitten Juniper after the tree in the yard."],
+        },
     ),
     Family(
         "MSR", "Multi-session Reasoning",
@@ -130,6 +153,21 @@ for _family in (
         ),
         primary_field="final_outcome", scorer="msr_chain_recall", needs="msr_steps",
         judged_field="final_outcome", weight=1.75,
+        goal="Trace how one situation led to another across several sessions.",
+        rules=(
+            "List the events that actually connect the start to the outcome, in the order they "
+            "happened, 3 to 6 short steps.",
+            "Keep the real intermediate events from the history; do not replace them with "
+            "plausible ones.",
+        ),
+        example={
+            "event_chain": [
+                "Lost the lease on the studio",
+                "Moved the pottery wheel to a friend's garage",
+                "Started selling bowls at the Saturday market",
+            ],
+            "final_outcome": "Opened a small shop with a market regular as partner",
+        },
     ),
     Family(
         "ES", "Event Summarization",
@@ -140,6 +178,17 @@ for _family in (
         ),
         primary_field="summary", scorer="es_point_recall", needs="es_points",
         judged_field="summary", weight=1.75,
+        goal="Summarise what happened over a period or around one theme.",
+        rules=(
+            "Name the period covered as 'YYYY-MM-DD to YYYY-MM-DD'.",
+            "List at most six key turning points in time order, each as a short phrase.",
+            "Use the milestones the history actually mentions, not similar ones.",
+        ),
+        example={
+            "time_span": "2017-01-01 to 2017-12-31",
+            "key_turning_points": ["Joined a running club", "Finished a first half marathon"],
+            "summary": "A year that went from casual jogs to a first race.",
+        },
     ),
     Family(
         "TR", "Temporal Reasoning",
@@ -151,6 +200,21 @@ for _family in (
         ),
         primary_field="final_answer", scorer="tr_days_dates", needs="tr_events", binary=True,
         weight=2.0,
+        goal="Work out dates and the number of days between events, or their order.",
+        rules=(
+            "Turn relative phrases ('two weeks ago', 'last Friday') into calendar dates using "
+            "the date of the session they were said in.",
+            "days must equal end_date minus start_date, with start_date the earlier date.",
+            "For a question about how long ago something happened, end_date is the current date.",
+            "If the question asks whether one thing happened before or after another on the "
+            "same day, final_answer is 'before' or 'after', days is 0 and both dates are that day.",
+        ),
+        example={
+            "final_answer": "45 days",
+            "days": 45,
+            "start_date": "2019-02-01",
+            "end_date": "2019-03-18",
+        },
     ),
     Family(
         "KU", "Knowledge Updating",
@@ -161,6 +225,18 @@ for _family in (
         ),
         primary_field="latest_state", scorer="ku_latest_not_deprecated", needs="ku_latest",
         binary=True, weight=1.25,
+        goal="Report the current value of something that changed over time.",
+        rules=(
+            "Follow every change in the history and give the value that holds as of the "
+            "current date, not an earlier one.",
+            "as_of_time is the date (YYYY-MM-DD) from which the current value holds.",
+            "deprecated_state is the value it replaced ('' if it never changed).",
+        ),
+        example={
+            "latest_state": "Harbor Street Bakery",
+            "as_of_time": "2018-09-03",
+            "deprecated_state": "Greenline Grocers",
+        },
     ),
     Family(
         "MA", "Memory Arbitration",
@@ -176,6 +252,21 @@ for _family in (
         ),
         primary_field="final_answer", scorer="ma_verdict_slot_answer", needs="ma_premise",
         judged_field="final_answer", weight=1.25,
+        goal="Check the question's assumption against the history before answering it.",
+        rules=(
+            "premise_verdict is 'incorrect' if the question assumes something the history "
+            "contradicts, otherwise 'correct'.",
+            "If it is incorrect, say what is wrong in premise_error and state the true facts "
+            "in corrected_facts; if it is correct, premise_error is '' and corrected_facts "
+            "may be empty.",
+            "final_answer answers the question on the basis of the true facts.",
+        ),
+        example={
+            "premise_verdict": "incorrect",
+            "premise_error": "The trip was to Oslo, not Bergen.",
+            "corrected_facts": ["The trip in June was to Oslo."],
+            "final_answer": "The trip to Oslo lasted a week.",
+        },
     ),
     Family(
         "ABS", "Abstention",
@@ -184,6 +275,13 @@ for _family in (
             Field("answer", TEXT, "string: the answer, or 'not mentioned'"),
         ),
         primary_field="answer", scorer="abs_abstain", needs="abs_nothing", binary=True,
+        goal="Answer only if the history actually contains the answer.",
+        rules=(
+            "If the history never mentions what is asked, set answerable to false and answer "
+            "'not mentioned'.",
+            "Otherwise set answerable to true and give the answer briefly.",
+        ),
+        example={"answerable": False, "answer": "not mentioned"},
     ),
 ):  # fmt: skip
     register_family(_family)

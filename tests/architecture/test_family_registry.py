@@ -15,14 +15,17 @@ from umb.families import (
     Field,
     register_family,
 )
-from umb.run import FAMILY_INSTRUCTIONS
+from umb.run import FAMILY_INSTRUCTIONS, family_instruction_text
 from umb.scoring import SCORERS, rule_scorer
 
 COUNT = Family(
     "CNT", "Counting",
     (Field("count", INTEGER, "integer: how many times"),),
     primary_field="count", scorer="cnt_exact", needs="ie_answer", binary=True,
+    goal="Count how often something happened.", rules=("Give a whole number.",),
+    example={"count": 3},
 )  # fmt: skip
+PROMPT = {"goal": COUNT.goal, "rules": COUNT.rules, "example": COUNT.example}
 
 
 def test_the_builtins_are_registered_in_order() -> None:
@@ -39,6 +42,9 @@ def test_a_registered_family_shows_in_every_table() -> None:
     try:
         assert "CNT" in FAMILIES and "CNT" in BINARY_FAMILIES
         assert REQUIRED_FIELDS["CNT"] == ("count",)
+        assert FAMILY_INSTRUCTIONS["CNT"].fields == (("count", "integer: how many times"),)
+        text = family_instruction_text("CNT")
+        assert text.startswith("Task: Count how often") and '{"count": 3}' in text
         with pytest.raises(ConfigError, match="declares scorer 'cnt_exact'"):
             rule_scorer("CNT", name="other", version="1")
     finally:
@@ -48,4 +54,10 @@ def test_a_registered_family_shows_in_every_table() -> None:
 
 def test_a_family_names_fields_it_has() -> None:
     with pytest.raises(ConfigError, match="primary field 'answer'"):
-        Family("X", "X", COUNT.fields, primary_field="answer", scorer="s", needs="n")
+        Family("X", "X", COUNT.fields, primary_field="answer", scorer="s", needs="n", **PROMPT)
+
+
+def test_a_familys_prompt_example_has_its_fields() -> None:
+    with pytest.raises(ConfigError, match=r"an example answer with its fields in order \(count\)"):
+        Family("X", "X", COUNT.fields, primary_field="count", scorer="s", needs="n",
+               goal="Count.", rules=(), example={"answer": "3"})  # fmt: skip

@@ -20,7 +20,7 @@ if typing.TYPE_CHECKING:
     from umb.attribute._attribute import attribute_question
     from umb.attribute._background import BackgroundAnalysis
     from umb.attribute._evidence import FactChecker, QuestionInputs
-    from umb.attribute._facts import Need, build_needs
+    from umb.attribute._facts import Need
     from umb.attribute._faults import FAULT_KINDS, Fault
     from umb.attribute._faults_run import FaultReport, run_fault_injection
     from umb.attribute._llm import LLMFactChecker
@@ -31,6 +31,7 @@ if typing.TYPE_CHECKING:
         read_memory_detail,
         read_memory_metrics,
     )
+    from umb.attribute._needs import NEEDS_RULES, NeedsRule, build_needs, needs_rule
     from umb.attribute._run import (
         AttributionRun,
         attribute_run,
@@ -51,7 +52,10 @@ _LAZY: dict[str, str] = {
     "FactChecker": "umb.attribute._evidence",
     "QuestionInputs": "umb.attribute._evidence",
     "Need": "umb.attribute._facts",
-    "build_needs": "umb.attribute._facts",
+    "build_needs": "umb.attribute._needs",
+    "needs_rule": "umb.attribute._needs",
+    "NEEDS_RULES": "umb.attribute._needs",
+    "NeedsRule": "umb.attribute._needs",
     "FAULT_KINDS": "umb.attribute._faults",
     "Fault": "umb.attribute._faults",
     "FaultReport": "umb.attribute._faults_run",
@@ -92,6 +96,9 @@ __all__ = [
     "attribute_question",
     "attribute_run",
     "build_needs",
+    "needs_rule",
+    "NEEDS_RULES",
+    "NeedsRule",
     "memory_metrics_run",
     "read_attributions",
     "read_memory_metrics",

@@ -38,9 +38,10 @@ from typing import TYPE_CHECKING, Any
 
 from umb.attribute._carriers import Carriers
 from umb.attribute._evidence import Matcher, QuestionInputs, find_evidence
-from umb.attribute._facts import Need, build_needs, golden_answers
+from umb.attribute._facts import Need, golden_answers
 from umb.attribute._graph import STORED_ROLES, SystemView, op_kind
 from umb.attribute._loss import Loss, find_loss
+from umb.attribute._needs import build_needs
 from umb.attribute._types import (
     ANNOTATION,
     JUDGE,

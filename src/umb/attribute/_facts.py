@@ -2,21 +2,12 @@
 
 Attribution follows facts through a trace by value: a turn, a candidate fact, a memory unit or a
 context "states" a needed fact when one of the fact's values occurs in it as whole normalised
-tokens (the matching the rule scorers use). Per family, the needed facts are:
-
-- IE: the slot value (gold answer or an alias);
-- KU: the latest value; the deprecated values ride along to recognise stale memories;
-- MA: the true value of the premise's slot, and the asked value (the final answer);
-- TR: each evidence event (its description; the date comes with the turn or unit);
-- MSR / ES: each step or turning point (its text; two of its distinctive keys only show that an
-  evidence turn is about it);
-- ABS: nothing (a failure there is the answerer's).
+tokens (the matching the rule scorers use). Which facts a question needs is its family's rule's
+business (:mod:`umb.attribute._needs`).
 """
 
 from __future__ import annotations
 
-import re
-from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
@@ -26,9 +17,7 @@ from umb.scoring import as_text_list as normalised_text_list
 from umb.scoring import normalise_tokens
 
 if TYPE_CHECKING:
-    from umb.bench import Fact, Question
-
-_SPEAKER = re.compile(r"\A[A-Z][\w.' -]{0,40}: ")
+    from umb.bench import Question
 
 KEYS_NEEDED = 2
 """Distinctive keys of a step that must occur together when its own text does not."""
@@ -188,102 +177,6 @@ def states_stale(text: str, need: Need) -> bool:
         return False
     hay = _padded(text)
     return any(_has(hay, v) for v in need.stale)
-
-
-def _values(primary: object, aliases: Iterable[object] = ()) -> tuple[str, ...]:
-    out = [as_text(primary), *(as_text(a) for a in aliases)]
-    return tuple(dict.fromkeys(v for v in out if v.strip()))
-
-
-def _distinctive(step_keys: Sequence[Sequence[str]]) -> list[list[str]]:
-    # A key shared by two steps (a city both booked and visited) says nothing about which.
-    counts: dict[tuple[str, ...], int] = {}
-    for ks in step_keys:
-        for k in {tokens(k) for k in ks}:
-            counts[k] = counts.get(k, 0) + 1
-    return [[k for k in ks if counts[tokens(k)] == 1] for ks in step_keys]
-
-
-def _steps(question: Question, meta_key: str, gold_key: str, label: str) -> list[Need]:
-    raw = question.meta.get(meta_key)
-    gold_steps = as_text_list(question.gold.get(gold_key))
-    keys = [as_text_list(k) for k in raw] if isinstance(raw, list) and raw else []
-    if not keys:
-        keys = [[s] for s in gold_steps]
-    distinct = _distinctive(keys)
-    needs = []
-    for i, ks in enumerate(keys):
-        own = gold_steps[i] if i < len(gold_steps) else (ks[0] if ks else "")
-        first = ks[0] if ks else own
-        # Imported chains quote their evidence turns as "Speaker: text"; a turn's own text has
-        # no speaker, so the quote without it is the value to find.
-        quoted = _SPEAKER.sub("", own, count=1)
-        values = _values(own, [v for v in (first, quoted) if v != own])
-        weak = tuple(k for k in distinct[i] if k not in values)
-        needs.append(Need(f"{label} {i + 1}", values, weak, question.evidence.turn_ids))
-    return needs
-
-
-def _events(question: Question, facts: Mapping[str, Fact]) -> list[Need]:
-    needs = []
-    seen: set[str] = set()
-    for fid in question.evidence.fact_ids:
-        fact = facts.get(fid)
-        if fact is None or fact.event_id in seen:
-            continue
-        seen.add(fact.event_id)
-        needs.append(
-            Need(f"event {fact.event_id}", _values(fact.value), (), question.evidence.turn_ids)
-        )
-    return needs
-
-
-def build_needs(question: Question, facts: Mapping[str, Fact] | None = None) -> list[Need]:
-    """The facts ``question`` rests on (empty for ABS, or when the gold names none).
-
-    Args:
-        question: The question, with its gold, meta and evidence.
-        facts: The benchmark's facts by id; TR uses them to name its evidence events. Without
-            them (an imported benchmark) TR falls back to its answer components.
-    """
-    gold, meta, turns = question.gold, question.meta, question.evidence.turn_ids
-    family = question.family
-    if family == "IE":
-        return [Need("answer", _values(gold.get("answer"), meta.get("aliases", ())), (), turns)]
-    if family == "KU":
-        latest = as_text(gold.get("latest_state"))
-        stale = [as_text(v) for v in meta.get("deprecated_values", ())]
-        if not stale and gold.get("deprecated_state"):
-            stale = [as_text(gold["deprecated_state"])]
-        # An old value inside the new one ("Acme" in "Acme Labs") cannot mark a memory stale.
-        stale = [s for s in stale if s.strip() and not _has(_padded(latest), s)]
-        values = _values(latest, meta.get("aliases", ()))
-        return [Need("latest value", values, (), turns, tuple(dict.fromkeys(stale)))]
-    if family == "MA":
-        needs = []
-        true_value = meta.get("true_value")
-        if true_value:
-            needs.append(Need("premise value", _values(true_value), (), turns))
-        if as_text(gold.get("final_answer")).strip():
-            needs.append(Need("asked value", _values(gold.get("final_answer")), (), turns))
-        return needs
-    if family == "TR":
-        events = _events(question, facts or {})
-        if events:
-            return events
-        # An imported question names no events: follow its evidence turns through the graph.
-        return [Need(f"evidence turn {t}", (), (), (t,)) for t in turns]
-    if family in ("MSR", "ES"):
-        meta_key = "step_keys" if family == "MSR" else "point_keys"
-        if not meta.get(meta_key) and question.answer_components:
-            # An imported chain quotes its evidence turns as steps; what the answer needs is
-            # its components (LoCoMo's multi-hop answer, say).
-            return [Need(f"component {i + 1}", _values(c), (), turns)
-                    for i, c in enumerate(question.answer_components)]  # fmt: skip
-        if family == "MSR":
-            return _steps(question, "step_keys", "event_chain", "step")
-        return _steps(question, "point_keys", "key_turning_points", "turning point")
-    return []
 
 
 def golden_answers(question: Question) -> list[str]:

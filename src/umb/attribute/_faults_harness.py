@@ -11,9 +11,10 @@ from typing import TYPE_CHECKING, Any
 from umb.attribute._attribute import attribute_question
 from umb.attribute._attributor import _Bench
 from umb.attribute._evidence import Matcher, find_evidence
-from umb.attribute._facts import Need, build_needs
+from umb.attribute._facts import Need
 from umb.attribute._faults import CorruptAnswerer, Fault, FaultLog, inject
 from umb.attribute._graph import SystemView, op_kind
+from umb.attribute._needs import build_needs
 from umb.attribute._types import Attribution
 from umb.bench import Benchmark
 from umb.memory import MemoryConfig, build_memory

@@ -10,11 +10,12 @@ from __future__ import annotations
 
 import hashlib
 import json
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any, Final
 
-from umb._errors import ConfigError
 from umb.bench import Question
+from umb.families import FAMILY_REGISTRY
 from umb.interop import current_date_line
 from umb.models import GenerateRequest, Message
 from umb.run._schemas import answer_schema
@@ -44,149 +45,29 @@ class FamilyInstruction:
     """A tiny, made-up answer of the right shape (not about any benchmark character)."""
 
 
-FAMILY_INSTRUCTIONS: Final[dict[str, FamilyInstruction]] = {
-    "IE": FamilyInstruction(
-        goal="Recall one specific detail that was mentioned in the conversation.",
-        rules=(
-            "Give the detail itself as briefly as possible (a name, number, place, date or "
-            "short phrase), not a sentence around it.",
-            "Quote the line or lines of the history that state it as evidence.",
-        ),
-        fields=(
-            ("answer", "string: the detail"),
-            ("evidence_snippets", "list of strings: lines of the history that state it"),
-        ),
-        example={
-            "answer": "Juniper",
-            "evidence_snippets": ["We named the kitten Juniper after the tree in the yard."],
-        },
-    ),
-    "TR": FamilyInstruction(
-        goal="Work out dates and the number of days between events, or their order.",
-        rules=(
-            "Turn relative phrases ('two weeks ago', 'last Friday') into calendar dates using "
-            "the date of the session they were said in.",
-            "days must equal end_date minus start_date, with start_date the earlier date.",
-            "For a question about how long ago something happened, end_date is the current date.",
-            "If the question asks whether one thing happened before or after another on the "
-            "same day, final_answer is 'before' or 'after', days is 0 and both dates are that day.",
-        ),
-        fields=(
-            ("final_answer", "string: the answer in words"),
-            ("days", "integer: number of days"),
-            ("start_date", "string YYYY-MM-DD"),
-            ("end_date", "string YYYY-MM-DD"),
-        ),
-        example={
-            "final_answer": "45 days",
-            "days": 45,
-            "start_date": "2019-02-01",
-            "end_date": "2019-03-18",
-        },
-    ),
-    "KU": FamilyInstruction(
-        goal="Report the current value of something that changed over time.",
-        rules=(
-            "Follow every change in the history and give the value that holds as of the "
-            "current date, not an earlier one.",
-            "as_of_time is the date (YYYY-MM-DD) from which the current value holds.",
-            "deprecated_state is the value it replaced ('' if it never changed).",
-        ),
-        fields=(
-            ("latest_state", "string: the current value"),
-            ("as_of_time", "string YYYY-MM-DD"),
-            ("deprecated_state", "string: the previous value"),
-        ),
-        example={
-            "latest_state": "Harbor Street Bakery",
-            "as_of_time": "2018-09-03",
-            "deprecated_state": "Greenline Grocers",
-        },
-    ),
-    "MSR": FamilyInstruction(
-        goal="Trace how one situation led to another across several sessions.",
-        rules=(
-            "List the events that actually connect the start to the outcome, in the order they "
-            "happened, 3 to 6 short steps.",
-            "Keep the real intermediate events from the history; do not replace them with "
-            "plausible ones.",
-        ),
-        fields=(
-            ("event_chain", "list of strings: the steps in time order"),
-            ("final_outcome", "string: where the chain ended up"),
-        ),
-        example={
-            "event_chain": [
-                "Lost the lease on the studio",
-                "Moved the pottery wheel to a friend's garage",
-                "Started selling bowls at the Saturday market",
-            ],
-            "final_outcome": "Opened a small shop with a market regular as partner",
-        },
-    ),
-    "ES": FamilyInstruction(
-        goal="Summarise what happened over a period or around one theme.",
-        rules=(
-            "Name the period covered as 'YYYY-MM-DD to YYYY-MM-DD'.",
-            "List at most six key turning points in time order, each as a short phrase.",
-            "Use the milestones the history actually mentions, not similar ones.",
-        ),
-        fields=(
-            ("time_span", "string: 'YYYY-MM-DD to YYYY-MM-DD'"),
-            ("key_turning_points", "list of strings: the turning points in time order"),
-            ("summary", "string: two or three sentences"),
-        ),
-        example={
-            "time_span": "2017-01-01 to 2017-12-31",
-            "key_turning_points": ["Joined a running club", "Finished a first half marathon"],
-            "summary": "A year that went from casual jogs to a first race.",
-        },
-    ),
-    "MA": FamilyInstruction(
-        goal="Check the question's assumption against the history before answering it.",
-        rules=(
-            "premise_verdict is 'incorrect' if the question assumes something the history "
-            "contradicts, otherwise 'correct'.",
-            "If it is incorrect, say what is wrong in premise_error and state the true facts "
-            "in corrected_facts; if it is correct, premise_error is '' and corrected_facts "
-            "may be empty.",
-            "final_answer answers the question on the basis of the true facts.",
-        ),
-        fields=(
-            ("premise_verdict", "string: 'correct' or 'incorrect'"),
-            ("premise_error", "string: what the question got wrong, or ''"),
-            ("corrected_facts", "list of strings: the true facts"),
-            ("final_answer", "string: the answer"),
-        ),
-        example={
-            "premise_verdict": "incorrect",
-            "premise_error": "The trip was to Oslo, not Bergen.",
-            "corrected_facts": ["The trip in June was to Oslo."],
-            "final_answer": "The trip to Oslo lasted a week.",
-        },
-    ),
-    "ABS": FamilyInstruction(
-        goal="Answer only if the history actually contains the answer.",
-        rules=(
-            "If the history never mentions what is asked, set answerable to false and answer "
-            "'not mentioned'.",
-            "Otherwise set answerable to true and give the answer briefly.",
-        ),
-        fields=(
-            ("answerable", "boolean"),
-            ("answer", "string: the answer, or 'not mentioned'"),
-        ),
-        example={"answerable": False, "answer": "not mentioned"},
-    ),
-}
+class _Instructions(Mapping[str, FamilyInstruction]):
+    """The registered families' instructions, read from their :class:`~umb.families.Family`."""
+
+    def __getitem__(self, code: str) -> FamilyInstruction:
+        family = FAMILY_REGISTRY[code]
+        fields = tuple((f.name, f.meaning) for f in family.fields)
+        return FamilyInstruction(family.goal, family.rules, fields, dict(family.example))
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(FAMILY_REGISTRY)
+
+    def __len__(self) -> int:
+        return len(FAMILY_REGISTRY)
+
+
+FAMILY_INSTRUCTIONS: Final[Mapping[str, FamilyInstruction]] = _Instructions()
+"""Family code -> what its prompt asks for (a live view of :data:`umb.families.FAMILY_REGISTRY`)."""
 
 
 def family_instruction_text(family: str) -> str:
     """Render the instruction block for ``family`` (goal, rules, fields, example)."""
-    try:
-        inst = FAMILY_INSTRUCTIONS[family]
-    except KeyError:
-        raise ConfigError(f"unknown question family {family!r}") from None
+    FAMILY_REGISTRY.get_or_raise(family)  # unknown: a ConfigError naming the known families
+    inst = FAMILY_INSTRUCTIONS[family]
     lines = [f"Task: {inst.goal}", "Rules:"]
     lines += [f"- {rule}" for rule in inst.rules]
     lines.append("Reply with one JSON object with these fields:")

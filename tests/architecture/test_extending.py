@@ -100,3 +100,33 @@ def test_example_memory_system_is_traced_timed_and_scored(tmp_path: Path) -> Non
     trace = read_trace(trace_path(tmp_path / "run", "keyword_overlap"))
     names = {op.name for op in trace.ops}
     assert {"ingest", "retrieve"} <= names  # the base class traced what the example never names
+
+
+def test_example_model_backend_runs_under_its_spec_and_says_what_it_is(tmp_path: Path) -> None:
+    import importlib
+
+    from umb import evaluate, generate
+    from umb.models import PROVIDERS, spec_provider
+
+    sys.path.insert(0, str(EXAMPLES))
+    sys.modules.pop("model_backend", None)
+    try:
+        importlib.import_module("model_backend")  # its decorator is the one registration
+        kind = spec_provider("abstain")
+        assert kind is not None and not kind.llm and not kind.endpoint and not kind.reads_gold
+        generate(tmp_path / "bench", preset="demo", characters=2)
+        outcome = evaluate(bench=tmp_path / "bench", out=tmp_path / "run",
+                           systems=("no_context",), model="abstain")  # fmt: skip
+    finally:
+        PROVIDERS.remove("abstain")
+        sys.path.remove(str(EXAMPLES))
+    records = [json.loads(line) for line in (tmp_path / "run" / "records.jsonl").open()]
+    assert outcome.written == len(records) > 0
+    assert all(r["parse_status"] == "ok" and r["model"] == "abstain" for r in records)
+    by_family: dict[str, list[float]] = {}
+    for r in records:
+        by_family.setdefault(r["family"], []).append(r["score"])
+    assert set(by_family["ABS"]) == {1.0}  # abstaining is right only where nothing was said
+    assert set(by_family["IE"]) == {0.0}
+    header = json.loads((tmp_path / "run" / "header.json").read_text())
+    assert header["endpoint"]["base_url"] is None  # no endpoint: none recorded

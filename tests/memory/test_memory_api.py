@@ -9,7 +9,7 @@ import umb.memory
 def test_public_api_is_pinned() -> None:
     assert sorted(umb.memory.__all__) == sorted([
         "Granularity", "MEMORY_SYSTEMS", "MemoryConfig", "MemorySystem", "MemoryUnit",
-        "MemoryVersion", "NON_LLM_SPECS", "RetrievedContext", "build_memory",
+        "MemoryVersion", "RetrievedContext", "build_memory",
         "memory_system_class", "memory_system_names", "read_items", "register_memory_system",
         "render_session", "render_sessions", "render_units", "traced_retrieve",
         # the systems' own classes and parts, for code that subclasses one (fault injection)

@@ -9,7 +9,6 @@ import sys
 
 import pytest
 
-import umb.models._providers  # noqa: F401 - registers the built-in providers
 from umb._registry import Registry
 from umb.report._terms import TERMS
 from umb.scoring import PEER_SCORERS
@@ -23,9 +22,9 @@ def _undescribed(prefix: str, registry: Registry[object]) -> list[str]:
 def test_every_registered_plug_in_has_a_glossary_entry(prefix: str) -> None:
     # A fresh interpreter: other tests register plug-ins of their own in this process.
     code = (
-        "import json, umb.models._providers\n"
+        "import json\n"
         "from umb.memory import MEMORY_SYSTEMS\n"
-        "from umb.models._provider import PROVIDERS\n"
+        "from umb.models import PROVIDERS\n"
         "from umb.report._terms import TERMS\n"
         "from umb.scoring import PEER_SCORERS\n"
         "registry = {'system': MEMORY_SYSTEMS, 'scorer': PEER_SCORERS, 'model': PROVIDERS}\n"

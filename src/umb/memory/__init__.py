@@ -9,7 +9,6 @@ import typing
 
 from umb._lazy import lazy_names as _lazy_names
 from umb.memory._api import (
-    NON_LLM_SPECS,
     Granularity,
     MemoryConfig,
     MemorySystem,
@@ -68,7 +67,6 @@ __all__ = [
     "SummaryMemory",
     "split_sentences",
     "MEMORY_SYSTEMS",
-    "NON_LLM_SPECS",
     "Granularity",
     "MemoryConfig",
     "MemorySystem",

@@ -16,13 +16,12 @@ from umb._errors import ConfigError
 from umb.bench import Dialogue, Question, Session
 from umb.memory._retrieved import RetrievedContext
 from umb.memory._tracing import traced_ingest, traced_retrieve
-from umb.models import ModelAPI
+from umb.models import ModelAPI, spec_provider
 
 Granularity = Literal["turn", "round", "session"]
 GRANULARITIES: tuple[Granularity, ...] = ("turn", "round", "session")
 
 #: Extractor specs that are not language models: memory systems use their rule-based path.
-NON_LLM_SPECS = frozenset({"offline", "oracle"})
 
 
 @dataclass(frozen=True)
@@ -84,7 +83,10 @@ class MemorySystem(ABC):
     @property
     def uses_llm(self) -> bool:
         """Whether the extractor is a language model (not ``None``, ``offline`` or ``oracle``)."""
-        return self.extractor is not None and self.extractor.spec not in NON_LLM_SPECS
+        if self.extractor is None:
+            return False
+        found = spec_provider(self.extractor.spec)
+        return found is None or found.llm
 
     def start(self, dialogue: Dialogue) -> None:  # noqa: B027 - optional hook
         """Called once before the first session of ``dialogue`` is ingested."""

@@ -17,6 +17,7 @@ if typing.TYPE_CHECKING:
     from umb.models._factory import ROLES, SPEC_FORMS, ModelOnUse, load_model
     from umb.models._loaded import LoadedModel
     from umb.models._options import STRUCTURED_OUTPUTS, ModelOptions, StructuredOutput
+    from umb.models._provider import PROVIDERS, Provider, provider, spec_provider
     from umb.models._usage import SUMMED_COUNTS, RoleUsage, UsageMeter, percentile
 
 # Names load on first use: a module that only names a result type loads no HTTP client,
@@ -38,6 +39,10 @@ _LAZY: dict[str, str] = {
     "load_model": "umb.models._factory",
     "LoadedModel": "umb.models._loaded",
     "ModelOptions": "umb.models._options",
+    "PROVIDERS": "umb.models._provider",
+    "Provider": "umb.models._provider",
+    "provider": "umb.models._provider",
+    "spec_provider": "umb.models._provider",
     "RoleUsage": "umb.models._usage",
     "UsageMeter": "umb.models._usage",
     "percentile": "umb.models._usage",
@@ -57,6 +62,10 @@ __all__ = [
     "Message",
     "ModelAPI",
     "ModelOptions",
+    "PROVIDERS",
+    "Provider",
+    "provider",
+    "spec_provider",
     "ResponseCache",
     "Role",
     "RoleUsage",

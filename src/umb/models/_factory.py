@@ -10,12 +10,10 @@ from umb.models._api import Role
 from umb.models._cache import ResponseCache
 from umb.models._loaded import LoadedModel
 from umb.models._options import ModelOptions
-from umb.models._provider import PROVIDERS, Provider
-from umb.models._providers import BUILTIN_PROVIDERS
+from umb.models._provider import BUILTIN_PROVIDERS, PROVIDERS, Provider
 from umb.models._usage import UsageMeter
 
 ROLES: tuple[Role, ...] = ("answerer", "judge", "extractor", "renderer")
-
 
 
 SPEC_FORMS: tuple[str, ...] = tuple(PROVIDERS[name].form for name in BUILTIN_PROVIDERS)

@@ -25,6 +25,14 @@ class Provider:
     """``openai/<model>`` takes a name after the slash; ``offline`` is a whole word."""
     form: str = ""
     """The spec form for help texts, e.g. ``openai/<model>``."""
+    llm: bool = True
+    """Whether it is a language model. A memory system given a non-LLM extractor (``offline``,
+    ``oracle``) extracts by its rules, so the runner loads that model only if one calls it."""
+    reads_gold: bool = False
+    """Whether it answers from the gold (``oracle``): the runner puts the gold in its requests."""
+    endpoint: bool = False
+    """Whether it calls an HTTP endpoint: ``base_url``, ``api_key_env`` and ``replicas`` apply,
+    and the run's header records them."""
 
 
 def _is_provider(name: str, obj: object) -> Provider:
@@ -36,12 +44,41 @@ def _is_provider(name: str, obj: object) -> Provider:
 PROVIDERS: Registry[Provider] = Registry("model provider", "model", check=_is_provider)
 """Spec prefix -> :class:`Provider`; the built-ins live in :mod:`umb.models._providers`."""
 
+BUILTIN_PROVIDERS: tuple[str, ...] = ("offline", "oracle", "openai", "hf", "llamacpp")
+"""The built-in providers, each loaded by its entry at its first lookup."""
+for _name in BUILTIN_PROVIDERS:
+    PROVIDERS.add_lazy(_name, f"umb.models._providers:{_name.upper()}")
+del _name
 
-def provider(name: str, *, takes_name: bool = True, form: str = "") -> Callable[[Build], Build]:
-    """Register ``build(name_after_slash, options) -> (backend, cache identity)`` as ``name``."""
+
+def provider(
+    name: str,
+    *,
+    takes_name: bool = True,
+    form: str = "",
+    llm: bool = True,
+    reads_gold: bool = False,
+    endpoint: bool = False,
+) -> Callable[[Build], Build]:
+    """Register ``build(name_after_slash, options) -> (backend, cache identity)`` as ``name``.
+
+    The keywords are the :class:`Provider`'s facts other layers act on (``llm``,
+    ``reads_gold``, ``endpoint``); a backend declares them here rather than being named there.
+    """
 
     def add(build: Build) -> Build:
-        PROVIDERS.add(name, Provider(name, build, takes_name, form or name))
+        PROVIDERS.add(
+            name, Provider(name, build, takes_name, form or name, llm, reads_gold, endpoint)
+        )
         return build
 
     return add
+
+
+def spec_provider(spec: str) -> Provider | None:
+    """The provider a model spec names (the part before ``/``), or None when none is registered.
+
+    Other layers ask it what a model is (:attr:`Provider.llm`, :attr:`~Provider.reads_gold`,
+    :attr:`~Provider.endpoint`) instead of matching spec strings.
+    """
+    return PROVIDERS.get(spec.strip().partition("/")[0])

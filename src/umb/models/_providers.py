@@ -2,21 +2,21 @@
 ``llamacpp/<file.gguf | name>``.
 
 A provider turns the part of a spec after ``<provider>/`` into a backend and the identity its
-responses are cached under (``("", "", "")``: not cached). Language-model backends are imported
-inside their provider so that specs which do not use them never load them (the offline reader
-loads numpy).
+responses are cached under (``("", "", "")``: not cached). :data:`umb.models.PROVIDERS` loads
+each one from here by its entry (``umb.models._providers:OFFLINE``) at its first lookup.
+Language-model backends are imported inside their provider so that specs which do not use them
+never load them (the offline reader loads numpy).
 """
 
 from __future__ import annotations
 
 from umb.models._api import ModelAPI
 from umb.models._options import ModelOptions
-from umb.models._provider import CacheIdentity, provider
+from umb.models._provider import CacheIdentity, Provider
 from umb.models.oracle import OracleModel
 
 
-@provider("offline", takes_name=False)
-def offline(name: str, options: ModelOptions) -> tuple[ModelAPI, CacheIdentity]:
+def _offline(name: str, options: ModelOptions) -> tuple[ModelAPI, CacheIdentity]:
     """The deterministic non-LLM reader (a lower bound)."""
     from umb.models.offline import OfflineModel  # its reader loads numpy
 
@@ -25,14 +25,12 @@ def offline(name: str, options: ModelOptions) -> tuple[ModelAPI, CacheIdentity]:
     return OfflineModel(), ("", "", "")
 
 
-@provider("oracle", takes_name=False)
-def oracle(name: str, options: ModelOptions) -> tuple[ModelAPI, CacheIdentity]:
+def _oracle(name: str, options: ModelOptions) -> tuple[ModelAPI, CacheIdentity]:
     """Gold answers, for checking scorers."""
     return OracleModel(), ("", "", "")
 
 
-@provider("openai", form="openai/<model>")
-def openai(name: str, options: ModelOptions) -> tuple[ModelAPI, CacheIdentity]:
+def _openai(name: str, options: ModelOptions) -> tuple[ModelAPI, CacheIdentity]:
     """Any OpenAI-compatible endpoint (vLLM, Ollama, llama.cpp's server, OpenAI)."""
     from umb.models._openai import OpenAIModel  # httpx takes ~0.1-0.3 s to import
 
@@ -40,16 +38,14 @@ def openai(name: str, options: ModelOptions) -> tuple[ModelAPI, CacheIdentity]:
     return model, ("openai", name, model.base_url)
 
 
-@provider("hf", form="hf/<path>")
-def hf(name: str, options: ModelOptions) -> tuple[ModelAPI, CacheIdentity]:
+def _hf(name: str, options: ModelOptions) -> tuple[ModelAPI, CacheIdentity]:
     """Local transformers weights (extra ``hf``)."""
     from umb.models._hf import HFModel  # torch and transformers: extra "hf"
 
     return HFModel(name, options), ("hf", name, "")
 
 
-@provider("llamacpp", form="llamacpp/<file.gguf | name>")
-def llamacpp(name: str, options: ModelOptions) -> tuple[ModelAPI, CacheIdentity]:
+def _llamacpp(name: str, options: ModelOptions) -> tuple[ModelAPI, CacheIdentity]:
     """A GGUF model run in process by llama.cpp (extra ``llamacpp``)."""
     from umb.models._llamacpp import LlamaCppModel  # llama-cpp-python: extra "llamacpp"
 
@@ -58,4 +54,8 @@ def llamacpp(name: str, options: ModelOptions) -> tuple[ModelAPI, CacheIdentity]
     return model, ("llamacpp", model.path.name, "")
 
 
-BUILTIN_PROVIDERS: tuple[str, ...] = ("offline", "oracle", "openai", "hf", "llamacpp")
+OFFLINE = Provider("offline", _offline, takes_name=False, form="offline", llm=False)
+ORACLE = Provider("oracle", _oracle, takes_name=False, form="oracle", llm=False, reads_gold=True)
+OPENAI = Provider("openai", _openai, form="openai/<model>", endpoint=True)
+HF = Provider("hf", _hf, form="hf/<path>")
+LLAMACPP = Provider("llamacpp", _llamacpp, form="llamacpp/<file.gguf | name>")

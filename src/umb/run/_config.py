@@ -25,7 +25,7 @@ from umb.memory import (
     memory_system_class,
     memory_system_names,
 )
-from umb.models import STRUCTURED_OUTPUTS, ModelOptions, StructuredOutput
+from umb.models import STRUCTURED_OUTPUTS, ModelOptions, StructuredOutput, spec_provider
 from umb.run._options import ExecutorOptions, ScoringOptions
 from umb.run._profiles import PROFILE_VERSION
 from umb.run._prompts import PROMPT_VERSION
@@ -173,8 +173,9 @@ def build_header(config: RunConfig, bench: Benchmark, systems: list[str]) -> dic
     manifest = bench.manifest
     base_url = config.options.base_url
     uses_api = any(
-        spec is not None and spec.startswith("openai/")
+        (found := spec_provider(spec)) is not None and found.endpoint
         for spec in (config.model, config.judge, config.extractor)
+        if spec
     )
     scoring = config.scoring
     native_judge = bool(config.judge) and scoring.scorer == NATIVE_SCORER

@@ -15,8 +15,16 @@ from typing import Any
 
 from umb._errors import DataError
 from umb.bench import Benchmark, Dialogue, Question
-from umb.memory import NON_LLM_SPECS, MemorySystem, build_memory
-from umb.models import LoadedModel, ModelOnUse, ModelOptions, Role, UsageMeter, load_model
+from umb.memory import MemorySystem, build_memory
+from umb.models import (
+    LoadedModel,
+    ModelOnUse,
+    ModelOptions,
+    Role,
+    UsageMeter,
+    load_model,
+    spec_provider,
+)
 from umb.run._config import RunConfig
 from umb.run._log import RecordLog
 from umb.run._progress import question_bar
@@ -125,7 +133,8 @@ class JobEngine:
         elif judge_model is not None:
             self.judge = Judge(judge_model, votes=config.scoring.judge_votes)
         self.extractor: LoadedModel | ModelOnUse
-        if config.extractor.strip() in NON_LLM_SPECS:
+        extractor_kind = spec_provider(config.extractor)
+        if extractor_kind is not None and not extractor_kind.llm:
             # Systems extract by rule with it: most never call it, so it loads if one does.
             self.extractor = ModelOnUse(config.extractor, role="extractor", options=options,
                                         meter=meter)  # fmt: skip
@@ -135,7 +144,8 @@ class JobEngine:
         self.tracers = RunTracers(
             config.out, enabled=config.trace, meta=trace_meta, bench=config.bench
         )
-        self.include_gold = self.answerer.spec == "oracle"
+        answerer = spec_provider(self.answerer.spec)
+        self.include_gold = answerer is not None and answerer.reads_gold
         self.on_job: OnJob | None = None
         slots = max(1, config.options.concurrency)
         self.jobs = asyncio.Semaphore(slots)

@@ -12,7 +12,15 @@ from typing import Any, Final
 
 from umb._errors import ConfigError
 from umb._tokens import estimate_tokens
-from umb.models import GenerateRequest, LoadedModel, Message, ModelOptions, UsageMeter, load_model
+from umb.models import (
+    GenerateRequest,
+    LoadedModel,
+    Message,
+    ModelOptions,
+    UsageMeter,
+    load_model,
+    spec_provider,
+)
 from umb.statetrack._baseline import DEFAULT_WINDOW_TOKENS, StatetrackBaseline
 from umb.statetrack._build import Ladder
 from umb.statetrack._levels import Level
@@ -123,7 +131,8 @@ async def _run(
     batch: int,
     progress: Callable[[int, int], None] | None,
 ) -> None:
-    with_gold = model.spec == "oracle"
+    found = spec_provider(model.spec)
+    with_gold = found is not None and found.reads_gold
     try:
         for start in range(0, len(jobs), batch):
             chunk = jobs[start : start + batch]
@@ -173,7 +182,8 @@ def run_statetrack_eval(
     started = time.perf_counter()
     try:
         jobs = _jobs(ladder, config, log)
-        local = model.spec in ("offline", "oracle")
+        kind = spec_provider(model.spec)
+        local = kind is not None and not kind.llm  # in process: no endpoint to pace
         batch = _LOCAL_BATCH if local else 4 * config.options.concurrency
         asyncio.run(_run(ladder, model, jobs, log, batch, progress))
     finally:

@@ -131,6 +131,26 @@ def embed(texts: Sequence[str]) -> FloatArray:
     return unit
 
 
+@functools.lru_cache(maxsize=1)
+def _blas() -> Any:
+    from threadpoolctl import ThreadpoolController
+
+    return ThreadpoolController()
+
+
+def similarities(matrix: FloatArray, vector: FloatArray) -> FloatArray:
+    """``matrix @ vector`` on one BLAS thread.
+
+    An evaluation makes thousands of small products (a few thousand turns by 256). OpenBLAS
+    splits each over every core and its threads then spin-wait between calls: on 1,600 questions
+    of the umb preset that made a `rag_hybrid` run cost 67 % more CPU and save no wall time
+    (docs/performance.md, "RAG evaluation cost").
+    """
+    with _blas().limit(limits=1, user_api="blas"):
+        product: FloatArray = matrix @ vector
+    return product
+
+
 class DenseIndex:
     """Cosine similarity over wordllama embeddings; new texts are embedded in one batch."""
 
@@ -152,8 +172,7 @@ class DenseIndex:
             self._pending = []
         if self._matrix.shape[0] == 0:
             return np.zeros(0, dtype=np.float32)
-        similarity: FloatArray = self._matrix @ embed([query])[0]
-        return similarity
+        return similarities(self._matrix, embed([query])[0])
 
 
 def ranking(scores: FloatArray, allowed: npt.NDArray[np.bool_] | None = None) -> list[int]:

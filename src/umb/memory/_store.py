@@ -7,7 +7,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from umb.memory._index import FloatArray, embed
+from umb.memory._index import FloatArray, embed, similarities
 from umb.memory._units import MemoryUnit, MemoryVersion
 
 
@@ -55,7 +55,7 @@ class MemoryStore:
         if not texts:
             return np.zeros(0, dtype=np.float32)
         matrix = np.stack([self._vectors[t] for t in texts])
-        return matrix @ self._vectors[query]
+        return similarities(matrix, self._vectors[query])
 
     def search(
         self, query: str, k: int, units: Sequence[MemoryUnit] | None = None

@@ -106,7 +106,7 @@ def embed(texts: Sequence[str]) -> FloatArray:
 
     wordllama's own ``embed`` is the mean of a text's token vectors, computed over padded
     batches of 64; here the sum is one sparse product of token counts with the table, which
-    costs a third of the CPU. The mean and the sum differ by a positive factor only, which the
+    costs about half the CPU. The mean and the sum differ by a positive factor only, which the
     normalising removes (the vectors agree to float rounding, about 1e-7).
     """
     if not texts:

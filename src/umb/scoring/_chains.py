@@ -20,7 +20,7 @@ from typing import Any, Final
 
 from umb.bench import Question
 from umb.scoring._normalise import as_text_list, normalise_tokens
-from umb.scoring._record import rule_scorer
+from umb.scoring._record import RuleScorer
 
 #: Precision needed for full credit: at most one predicted item in five may match no gold step.
 FULL_PRECISION: Final = 0.8
@@ -130,7 +130,6 @@ def _keys(question: Question, meta_key: str, gold_list: str) -> tuple[list[list[
     return [[s] for s in as_text_list(question.gold.get(gold_list))], False
 
 
-@rule_scorer("MSR", name="msr_chain_recall", version=VERSION)
 def score_msr(question: Question, answer: dict[str, Any]) -> tuple[float | None, dict[str, Any]]:
     """Ordered recall and precision of ``event_chain`` against the gold chain's steps."""
     keys, from_meta = _keys(question, "step_keys", "event_chain")
@@ -138,9 +137,13 @@ def score_msr(question: Question, answer: dict[str, Any]) -> tuple[float | None,
     return value, {**details, "keys_from_meta": from_meta}
 
 
-@rule_scorer("ES", name="es_point_recall", version=VERSION)
 def score_es(question: Question, answer: dict[str, Any]) -> tuple[float | None, dict[str, Any]]:
     """Ordered recall and precision of ``key_turning_points`` against the gold points."""
     keys, from_meta = _keys(question, "point_keys", "key_turning_points")
     value, details = _ordered_recall(keys, as_text_list(answer.get("key_turning_points")))
     return value, {**details, "keys_from_meta": from_meta}
+
+
+# The entries of umb.scoring.SCORERS (BUILTIN_RULES in _record.py).
+MSR = RuleScorer("MSR", "msr_chain_recall", VERSION, score_msr)
+ES = RuleScorer("ES", "es_point_recall", VERSION, score_es)

@@ -1,8 +1,9 @@
 """Scoring entry points: parse a reply, apply the family's rule, optionally the judge.
 
 Rules live in :mod:`umb.scoring._rules` (IE, TR, KU, MA, ABS) and :mod:`umb.scoring._chains` (MSR,
-ES); importing this module registers them all. A reply that is not a complete answer object scores
-0 in every family and says so in the details, so invalid JSON is both counted and penalised.
+ES); :data:`SCORERS` loads each by its entry at its first lookup. A reply that is not a complete
+answer object scores 0 in every family and says so in the details, so invalid JSON is both
+counted and penalised.
 """
 
 from __future__ import annotations
@@ -11,7 +12,6 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from umb.bench import Question
-from umb.scoring import _chains, _rules  # noqa: F401 - importing registers the family scorers
 from umb.scoring._parsing import ParseResult, Policy, parse_answer
 from umb.scoring._record import SCORERS, Score, get_scorer
 

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import importlib
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -67,24 +66,48 @@ class RuleScorer:
         return Score(value, self.name, self.version, details)
 
 
-def _builtin_rules(_: Registry[RuleScorer]) -> None:
-    # The built-in rules register themselves as their modules load; the scoring package
-    # loads its parts lazily, so the first lookup that misses is what loads them.
-    importlib.import_module("umb.scoring._family")
-
-
-SCORERS: Registry[RuleScorer] = Registry("family scorer", "rule", fill=_builtin_rules)
-"""Family code -> its rule scorer. Filled by :func:`rule_scorer` (the built-ins on first
-lookup)."""
-
-
-def rule_scorer(family: str, *, name: str, version: str) -> Callable[[RuleFn], RuleFn]:
-    """Register a function as the rule scorer of ``family`` (one per family)."""
+def _check_declared(family: str, name: str) -> None:
     if family not in FAMILY_REGISTRY:
         raise ConfigError(f"unknown question family {family!r}")
     declared = FAMILY_REGISTRY[family].scorer
     if name != declared:
         raise ConfigError(f"question family {family!r} declares scorer {declared!r}, not {name!r}")
+
+
+def _checked(family: str, obj: object) -> RuleScorer:
+    """A rule scorer registered for ``family`` must be that family's, under its declared name."""
+    if not isinstance(obj, RuleScorer) or obj.family != family:
+        raise ConfigError(f"the rule scorer of family {family!r} must be a RuleScorer for it")
+    _check_declared(family, obj.name)
+    return obj
+
+
+SCORERS: Registry[RuleScorer] = Registry("family scorer", "rule", check=_checked)
+"""Family code -> its rule scorer: the built-ins by entry (loaded at first lookup), others by
+:func:`rule_scorer`."""
+
+BUILTIN_RULES: dict[str, str] = {
+    "IE": "umb.scoring._rules:IE",
+    "MSR": "umb.scoring._chains:MSR",
+    "ES": "umb.scoring._chains:ES",
+    "TR": "umb.scoring._rules:TR",
+    "KU": "umb.scoring._rules:KU",
+    "MA": "umb.scoring._rules:MA",
+    "ABS": "umb.scoring._rules:ABS",
+}
+"""The built-in families' rule scorers, by entry (``module:RuleScorer``)."""
+for _family, _target in BUILTIN_RULES.items():
+    SCORERS.add_lazy(_family, _target)
+del _family, _target
+
+
+def rule_scorer(family: str, *, name: str, version: str) -> Callable[[RuleFn], RuleFn]:
+    """Register a function as the rule scorer of ``family`` (one per family).
+
+    Raises:
+        ConfigError: ``family`` is not registered, declares another scorer name, or has one.
+    """
+    _check_declared(family, name)
 
     def register(fn: RuleFn) -> RuleFn:
         SCORERS.add(family, RuleScorer(family, name, version, fn))

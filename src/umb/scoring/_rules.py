@@ -12,7 +12,7 @@ from typing import Any
 
 from umb.bench import Question
 from umb.scoring._normalise import as_int, as_text, as_text_list, contains_value, match_value
-from umb.scoring._record import rule_scorer
+from umb.scoring._record import RuleScorer
 
 _ISO_DAY = re.compile(r"\A\s*(\d{4}-\d{2}-\d{2})(?:[T ]\d{2}:\d{2}(?::\d{2})?)?\s*\Z")
 _ORDER_WORD = re.compile(r"\b(before|after)\b", re.IGNORECASE)
@@ -30,7 +30,6 @@ def _candidates(primary: Any, meta: dict[str, Any]) -> list[str]:
     return [as_text(primary), *(as_text(a) for a in meta.get("aliases", ()))]
 
 
-@rule_scorer("IE", name="ie_value_match", version="1")
 def score_ie(question: Question, answer: dict[str, Any]) -> tuple[float | None, dict[str, Any]]:
     """1 if ``answer`` is the gold value (or an alias), or a short answer containing it."""
     prediction = as_text(answer.get("answer"))
@@ -77,7 +76,6 @@ def _tr_kind(question: Question) -> str:
     )
 
 
-@rule_scorer("TR", name="tr_days_dates", version="2")
 def score_tr(question: Question, answer: dict[str, Any]) -> tuple[float | None, dict[str, Any]]:
     """1 if the day count and the dates agree with the gold (see docs/scoring.md).
 
@@ -117,7 +115,6 @@ def score_tr(question: Question, answer: dict[str, Any]) -> tuple[float | None, 
     return (1.0 if days_ok and dates_ok else 0.0), details
 
 
-@rule_scorer("KU", name="ku_latest_not_deprecated", version="1")
 def score_ku(question: Question, answer: dict[str, Any]) -> tuple[float | None, dict[str, Any]]:
     """1 if ``latest_state`` is the current value and names no superseded value."""
     gold_latest = as_text(question.gold.get("latest_state"))
@@ -141,7 +138,6 @@ def _verdict(value: Any) -> str | None:
     return None
 
 
-@rule_scorer("MA", name="ma_verdict_slot_answer", version="2")
 def score_ma(question: Question, answer: dict[str, Any]) -> tuple[float | None, dict[str, Any]]:
     """1: right verdict, the true value stated (false premise) and the right final answer.
 
@@ -182,7 +178,6 @@ def _as_bool(value: Any) -> bool | None:
     return None
 
 
-@rule_scorer("ABS", name="abs_abstain", version="1")
 def score_abs(question: Question, answer: dict[str, Any]) -> tuple[float | None, dict[str, Any]]:
     """1 if the answer abstains: ``answerable`` false, or an answer saying it was not mentioned."""
     answerable = _as_bool(answer.get("answerable"))
@@ -190,3 +185,11 @@ def score_abs(question: Question, answer: dict[str, Any]) -> tuple[float | None,
     says_absent = bool(_NOT_MENTIONED.search(text))
     details = {"answerable": answerable, "answer_says_not_mentioned": says_absent}
     return (1.0 if answerable is False or says_absent else 0.0), details
+
+
+# The entries of umb.scoring.SCORERS (BUILTIN_RULES in _record.py).
+IE = RuleScorer("IE", "ie_value_match", "1", score_ie)
+TR = RuleScorer("TR", "tr_days_dates", "2", score_tr)
+KU = RuleScorer("KU", "ku_latest_not_deprecated", "1", score_ku)
+MA = RuleScorer("MA", "ma_verdict_slot_answer", "2", score_ma)
+ABS = RuleScorer("ABS", "abs_abstain", "1", score_abs)

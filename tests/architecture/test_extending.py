@@ -130,3 +130,52 @@ def test_example_model_backend_runs_under_its_spec_and_says_what_it_is(tmp_path:
     assert set(by_family["IE"]) == {0.0}
     header = json.loads((tmp_path / "run" / "header.json").read_text())
     assert header["endpoint"]["base_url"] is None  # no endpoint: none recorded
+
+
+def test_example_question_family_is_generated_prompted_scored_and_attributed(
+    tmp_path: Path,
+) -> None:
+    import importlib
+
+    from umb import evaluate, generate
+    from umb.attribute import NEEDS_RULES
+    from umb.families import FAMILY_REGISTRY
+    from umb.models import PROVIDERS
+    from umb.run import family_instruction_text
+    from umb.scoring import SCORERS
+
+    sys.path.insert(0, str(EXAMPLES))
+    sys.modules.pop("question_family", None)
+    sys.modules.pop("model_backend", None)
+    try:
+        example = importlib.import_module("question_family")  # its three registrations
+        # The offline reader has no recipe for a new family; the example backend answers any.
+        importlib.import_module("model_backend")
+        assert family_instruction_text("CNT").startswith("Task: Count how many times")
+        generate(tmp_path / "bench", preset="demo")
+        added = example.add_count_questions(tmp_path / "bench", tmp_path / "cnt")
+        runs = {
+            model: evaluate(bench=tmp_path / "cnt", out=tmp_path / model,
+                            systems=("full_context",), model=model)
+            for model in ("oracle", "abstain")
+        }  # fmt: skip
+        attributions = [
+            json.loads(line) for line in (tmp_path / "abstain" / "attributions.jsonl").open()
+        ]
+    finally:
+        PROVIDERS.remove("abstain")
+        FAMILY_REGISTRY.remove("CNT")
+        SCORERS.remove("CNT")
+        NEEDS_RULES.remove("cnt_changes")
+        sys.path.remove(str(EXAMPLES))
+    assert added > 0
+    counted = [q for q in Benchmark.open(tmp_path / "cnt").questions if q.family == "CNT"]
+    assert len(counted) == added and all(q.evidence.turn_ids for q in counted)
+    (oracle,) = runs["oracle"].results["groups"]
+    assert oracle["families"]["CNT"]["n"] == added and oracle["families"]["CNT"]["mean"] == 1.0
+    # Failed CNT answers are attributed by the family's own rule: its needs are the changes,
+    # all of them in full_context's context, so the answerer is to blame (as it is here).
+    failed = [a for a in attributions if a["family"] == "CNT"]
+    assert len(failed) == added
+    assert all(a["error_type"] == "ResponseError" and a["facts"] for a in failed)
+    assert all(f["label"].startswith("change ") for a in failed for f in a["facts"])

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from umb.memory._index import embed, load_embedder
+from umb.memory._index import SPARSE_FROM, embed, load_embedder
 
 TEXTS = [
     "Maya moved to Lisbon in May 2023 for the job at the clinic.",
@@ -28,6 +28,9 @@ def test_embeddings_are_wordllamas_normalised_means() -> None:
 
 
 def test_a_text_embeds_the_same_alone_as_in_a_batch() -> None:
-    batch = embed(TEXTS)
+    many = TEXTS * (SPARSE_FROM // len(TEXTS) + 1)  # pooled by the sparse product
+    assert len(many) >= SPARSE_FROM
+    batch = embed(many)
     for i, text in enumerate(TEXTS):
-        np.testing.assert_allclose(embed([text])[0], batch[i], atol=1e-7)
+        np.testing.assert_allclose(embed([text])[0], batch[i], atol=1e-6)
+    np.testing.assert_allclose(embed(TEXTS), batch[: len(TEXTS)], atol=1e-6)

@@ -101,20 +101,41 @@ def _unpadded_tokenizer() -> Any:
     return tokenizer
 
 
+SPARSE_FROM = 32
+"""Batches of this many texts or more are pooled by one sparse product; smaller ones (a query, a
+few candidate facts) row by row, where building the sparse matrix would cost more than it saves."""
+
+
 def embed(texts: Sequence[str]) -> FloatArray:
     """Unit-length embeddings of ``texts`` (a text with no known token maps to zeros).
 
     wordllama's own ``embed`` is the mean of a text's token vectors, computed over padded
-    batches of 64; here the sum is one sparse product of token counts with the table, which
-    costs about half the CPU. The mean and the sum differ by a positive factor only, which the
+    batches of 64. Here the sum is taken over the unpadded tokens, which costs about half the
+    CPU on a dialogue's turns. The mean and the sum differ by a positive factor only, which the
     normalising removes (the vectors agree to float rounding, about 1e-7).
     """
     if not texts:
         return np.zeros((0, 256), dtype=np.float32)
-    import scipy.sparse
-
     table = load_embedder().embedding
     encodings = _unpadded_tokenizer().encode_batch_fast(list(texts), add_special_tokens=False)
+    if len(texts) < SPARSE_FROM:
+        vectors = np.zeros((len(texts), table.shape[1]), dtype=np.float32)
+        for row, encoding in enumerate(encodings):
+            if encoding.ids:
+                ids = np.clip(np.asarray(encoding.ids, dtype=np.intp), 0, table.shape[0] - 1)
+                vectors[row] = table[ids].sum(axis=0)
+    else:
+        vectors = _sparse_sums(encodings, table)
+    norms = np.linalg.norm(vectors, axis=1, keepdims=True)
+    # A text without tokens has a zero sum: it stays zero rather than dividing by nothing.
+    unit: FloatArray = np.divide(vectors, norms, out=np.zeros_like(vectors), where=norms > 0)
+    return unit
+
+
+def _sparse_sums(encodings: Sequence[Any], table: FloatArray) -> FloatArray:
+    """Each encoding's sum of token vectors: its token counts (a sparse matrix) times the table."""
+    import scipy.sparse
+
     lengths = np.fromiter((len(e.ids) for e in encodings), dtype=np.int64, count=len(encodings))
     ids = np.fromiter(
         (i for e in encodings for i in e.ids), dtype=np.int64, count=int(lengths.sum())
@@ -122,13 +143,10 @@ def embed(texts: Sequence[str]) -> FloatArray:
     np.clip(ids, 0, table.shape[0] - 1, out=ids)  # as wordllama clamps ids beyond its table
     offsets = np.concatenate(([0], np.cumsum(lengths)))
     counts = scipy.sparse.csr_matrix(
-        (np.ones(ids.size, dtype=np.float32), ids, offsets), shape=(len(texts), table.shape[0])
+        (np.ones(ids.size, dtype=np.float32), ids, offsets), shape=(len(encodings), table.shape[0])
     )
-    vectors = np.asarray(counts @ table, dtype=np.float32)
-    norms = np.linalg.norm(vectors, axis=1, keepdims=True)
-    # A text without tokens has a zero sum: it stays zero rather than dividing by nothing.
-    unit: FloatArray = np.divide(vectors, norms, out=np.zeros_like(vectors), where=norms > 0)
-    return unit
+    sums: FloatArray = np.asarray(counts @ table, dtype=np.float32)
+    return sums
 
 
 @functools.lru_cache(maxsize=1)

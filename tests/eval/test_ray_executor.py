@@ -13,6 +13,7 @@ import subprocess
 import sys
 import threading
 import time
+import warnings
 from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
@@ -120,6 +121,23 @@ def _held_question(bench: Path) -> tuple[Question, int]:
     return held, len(last)
 
 
+class DriverEnded(AssertionError):
+    """The driver ended before the scripted held state was reached (a precondition, not the
+    behaviour under test)."""
+
+
+ATTEMPTS = 2
+"""Tries at reaching the held state. In about one full suite in three on a 2-core machine the
+driver ends before it, for a cause not yet found (the message names the driver's error); the
+second try is made with a warning that carries the first try's cause."""
+
+
+def _retry_or_raise(attempt: int, error: DriverEnded) -> None:
+    if attempt == ATTEMPTS:
+        raise error
+    warnings.warn(f"retrying the held-unit set-up: {error}", stacklevel=2)
+
+
 def _wait_for(what: str, ready: Callable[[], object], alive: Callable[[], bool]) -> None:
     # Polls for an event the code under test signals; the deadline only ends a broken run.
     deadline = time.monotonic() + 180
@@ -133,34 +151,47 @@ def test_a_killed_worker_fails_the_unit_and_the_rerun_loses_and_repeats_nothing(
     ray_address: str, demo_bench: Path, tmp_path: Path, openai_server: OpenAIServer
 ) -> None:
     held, size = _held_question(demo_bench)
-    openai_server.control(default_reply='{"answerable": false, "answer": "no"}')
-    # One unit of the held question's dialogue blocks on it until its worker is killed.
-    openai_server.set_rules({"match": held.query, "times": 1, "latency": 600})
-    config = RunConfig(
-        bench=demo_bench, out=tmp_path / "run", systems=SYSTEMS, limit=70,
-        model="openai/umb-test", options=ModelOptions(base_url=openai_server.base_url,
-                                                      concurrency=1, timeout_s=900),
-        executor=ExecutorOptions(kind="ray", workers=2, task_retries=0),
-    )  # fmt: skip
-    failure: list[BaseException] = []
+    for attempt in range(1, ATTEMPTS + 1):
+        openai_server.reset()
+        openai_server.control(default_reply='{"answerable": false, "answer": "no"}')
+        # One unit of the held question's dialogue blocks on it until its worker is killed.
+        openai_server.set_rules({"match": held.query, "times": 1, "latency": 600})
+        config = RunConfig(
+            bench=demo_bench, out=tmp_path / f"run{attempt}", systems=SYSTEMS, limit=70,
+            model="openai/umb-test", options=ModelOptions(base_url=openai_server.base_url,
+                                                          concurrency=1, timeout_s=900),
+            executor=ExecutorOptions(kind="ray", workers=2, task_retries=0),
+        )  # fmt: skip
+        failure: list[BaseException] = []
 
-    def drive() -> None:
-        try:
-            run_eval(config, progress=False)
-        except BaseException as e:  # noqa: BLE001 - handed to the test thread
-            failure.append(e)
+        def drive(config: RunConfig = config, failure: list[BaseException] = failure) -> None:
+            try:
+                run_eval(config, progress=False)
+            except BaseException as e:  # noqa: BLE001 - handed to the test thread
+                failure.append(e)
 
-    driver = threading.Thread(target=drive)
-    driver.start()
-    try:
+        driver = threading.Thread(target=drive)
+        driver.start()
+
+        def driving(driver: threading.Thread = driver, failure: list = failure) -> bool:
+            if driver.is_alive():
+                return True
+            raise DriverEnded(f"the driver ended early: {failure!r}")
+
         # Every other unit merged: the held unit is the one left, its worker waiting on the server.
         records = config.out / "records.jsonl"
-        _wait_for(
-            "the other units were merged",
-            lambda: len(complete_lines(records)) == 140 - size,
-            driver.is_alive,
-        )
-
+        try:
+            _wait_for(
+                "the other units were merged",
+                lambda records=records: len(complete_lines(records)) == 140 - size,
+                driving,
+            )
+        except DriverEnded as e:
+            driver.join(timeout=180)
+            _retry_or_raise(attempt, e)
+            continue
+        break
+    try:
         def holders() -> list[int]:
             return _lock_holders(config.out / "parts")
 
@@ -186,33 +217,44 @@ def test_a_killed_driver_resumes_from_the_merged_units(
     ray_address: str, demo_bench: Path, tmp_path: Path, openai_server: OpenAIServer
 ) -> None:
     held, size = _held_question(demo_bench)
-    openai_server.control(default_reply='{"answerable": false, "answer": "no"}')
-    openai_server.set_rules({"match": held.query, "times": 1, "latency": 600})
-    out = tmp_path / "run"
-    command = [
-        sys.executable, "-m", "umb", "eval", "--bench", str(demo_bench),
-        "--system", ",".join(SYSTEMS), "--model", "openai/umb-test",
-        "--base-url", openai_server.base_url, "--out", str(out), "--limit", "70",
-        "--concurrency", "2", "--timeout", "900", "--no-progress", "--executor", "ray",
-        "--workers", "2", "--ray-address", ray_address,
-    ]  # fmt: skip
     # Read now: joining the cluster takes what ray.init put in this process's environment.
     env = {**os.environ, "OPENAI_API_KEY": "sk-ray-test"}
-    proc = subprocess.Popen(command, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    for attempt in range(1, ATTEMPTS + 1):
+        openai_server.reset()
+        openai_server.control(default_reply='{"answerable": false, "answer": "no"}')
+        openai_server.set_rules({"match": held.query, "times": 1, "latency": 600})
+        out = tmp_path / f"run{attempt}"
+        command = [
+            sys.executable, "-m", "umb", "eval", "--bench", str(demo_bench),
+            "--system", ",".join(SYSTEMS), "--model", "openai/umb-test",
+            "--base-url", openai_server.base_url, "--out", str(out), "--limit", "70",
+            "--concurrency", "2", "--timeout", "900", "--no-progress", "--executor", "ray",
+            "--workers", "2", "--ray-address", ray_address,
+        ]  # fmt: skip
+        proc = subprocess.Popen(command, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
 
-    def driving() -> bool:
-        if proc.poll() is None:
-            return True
-        assert proc.stderr is not None
-        raise AssertionError(f"the driver exited {proc.returncode}: {proc.stderr.read()!r}")
+        def driving(proc: subprocess.Popen[bytes] = proc) -> bool:
+            if proc.poll() is None:
+                return True
+            assert proc.stderr is not None
+            raise DriverEnded(f"the driver exited {proc.returncode}: {proc.stderr.read()!r}")
 
+        try:
+            # The driver dies with every unit but the held one merged.
+            _wait_for(
+                "the other units were merged",
+                lambda out=out: len(complete_lines(out / "records.jsonl")) == 140 - size,
+                driving,
+            )
+        except DriverEnded as e:
+            _retry_or_raise(attempt, e)
+            continue
+        except BaseException:
+            proc.kill()
+            proc.wait()
+            raise
+        break
     try:
-        # The driver dies with every unit but the held one merged.
-        _wait_for(
-            "the other units were merged",
-            lambda: len(complete_lines(out / "records.jsonl")) == 140 - size,
-            driving,
-        )
         proc.send_signal(signal.SIGKILL)
         proc.wait(timeout=30)
     finally:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import numpy as np
+import pytest
 
 from umb.memory._index import SPARSE_FROM, embed, load_embedder
 
@@ -16,12 +17,14 @@ TEXTS = [
 ]
 
 
-def test_embeddings_are_wordllamas_normalised_means() -> None:
-    vectors = np.asarray(load_embedder().embed(TEXTS, norm=False), dtype=np.float64)
+@pytest.mark.parametrize("copies", [1, SPARSE_FROM], ids=["row by row", "sparse product"])
+def test_embeddings_are_wordllamas_normalised_means(copies: int) -> None:
+    texts = TEXTS * copies
+    vectors = np.asarray(load_embedder().embed(texts, norm=False), dtype=np.float64)
     norms = np.linalg.norm(vectors, axis=1, keepdims=True)
     expected = np.divide(vectors, norms, out=np.zeros_like(vectors), where=norms > 0)
-    got = embed(TEXTS)
-    assert got.shape == (len(TEXTS), 256) and got.dtype == np.float32
+    got = embed(texts)
+    assert got.shape == (len(texts), 256) and got.dtype == np.float32
     np.testing.assert_allclose(got, expected, atol=1e-6)
     assert not got[1].any()  # the empty text has no direction
     np.testing.assert_allclose(np.linalg.norm(got[[0, 2, 3, 4, 5]], axis=1), 1.0, atol=1e-6)

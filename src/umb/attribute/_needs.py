@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING
 
 from umb._errors import ConfigError
 from umb._registry import Registry
-from umb.attribute._facts import Need, _has, _padded, as_text, as_text_list, tokens
+from umb.attribute._facts import Need, _has, as_text, as_text_list, padded, tokens
 from umb.families import FAMILY_REGISTRY
 
 if TYPE_CHECKING:
@@ -95,7 +95,7 @@ def _ku_latest(question: Question, facts: Mapping[str, Fact]) -> list[Need]:
     if not stale and gold.get("deprecated_state"):
         stale = [as_text(gold["deprecated_state"])]
     # An old value inside the new one ("Acme" in "Acme Labs") cannot mark a memory stale.
-    stale = [s for s in stale if s.strip() and not _has(_padded(latest), s)]
+    stale = [s for s in stale if s.strip() and not _has(padded(latest), s)]
     values = _values(latest, meta.get("aliases", ()))
     turns = question.evidence.turn_ids
     return [Need("latest value", values, (), turns, tuple(dict.fromkeys(stale)))]

@@ -21,8 +21,6 @@ from umb.models import ModelAPI, spec_provider
 Granularity = Literal["turn", "round", "session"]
 GRANULARITIES: tuple[Granularity, ...] = ("turn", "round", "session")
 
-#: Extractor specs that are not language models: memory systems use their rule-based path.
-
 
 @dataclass(frozen=True)
 class MemoryConfig:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from umb._errors import ConfigError
+from umb import ConfigError
 from umb.families import (
     BINARY_FAMILIES,
     FAMILIES,

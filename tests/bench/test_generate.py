@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from umb._errors import ConfigError
+from umb import ConfigError
 from umb.bench import Benchmark
 from umb.bench._validate import validate
 from umb.pipeline import generate, merge_shards, resolve_config

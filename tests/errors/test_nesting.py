@@ -10,7 +10,7 @@ import orjson
 import pytest
 from _umbcli import one_error_line, umb
 
-from umb._errors import DataError
+from umb import DataError
 from umb._jsonio import MAX_NESTING, iter_jsonl, iter_typed, nesting_depth, read_json
 
 

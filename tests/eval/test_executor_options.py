@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from umb._errors import ConfigError, UmbError
+from umb import ConfigError, UmbError
 from umb.run import ExecutorOptions, RunConfig, run_eval
 
 

@@ -22,8 +22,7 @@ from typing import Any
 import pytest
 from _kill import complete_lines
 
-from umb import evaluate
-from umb._errors import UmbError
+from umb import UmbError, evaluate
 from umb.bench import Benchmark, Question
 from umb.models import ModelOptions
 from umb.run import ExecutorOptions, RunConfig, read_records, run_eval

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from umb._errors import ConfigError
+from umb import ConfigError
 from umb.run import ExecutorOptions
 from umb.testing import OpenAIServer
 

@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from umb._errors import ConfigError, DataError
+from umb import ConfigError, DataError
 from umb.bench import (
     Benchmark,
     Dialogue,

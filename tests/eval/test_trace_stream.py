@@ -11,8 +11,7 @@ from pathlib import Path
 import pytest
 from _trace_copies import with_a_retried_question
 
-from umb import evaluate
-from umb._errors import DataError
+from umb import DataError, evaluate
 from umb.run import RunConfig, RunTraceView, read_records, summarize_trace, trace_path
 from umb.trace import read_dialogues, read_trace
 from umb.trace._file import gzip_member

@@ -10,8 +10,8 @@ from typing import Any
 import pytest
 from click.testing import CliRunner
 
+from umb import ConfigError
 from umb._cli.main import cli
-from umb._errors import ConfigError
 from umb.bench import Benchmark
 from umb.interop.locomo._scorers import LoCoMoF1
 from umb.report import build_report

@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from umb._errors import ConfigError
+from umb import ConfigError
 from umb.bench import Benchmark, Question
 from umb.interop import import_longmemeval
 from umb.interop._common import text_hash

@@ -15,8 +15,8 @@ from click.testing import CliRunner
 pytest.importorskip("pyarrow", reason="the hub extra (pyarrow) is not installed")
 pytest.importorskip("datasets", reason="the hub extra (datasets) is not installed")
 
+from umb import ConfigError  # noqa: E402
 from umb._cli.main import cli  # noqa: E402
-from umb._errors import ConfigError  # noqa: E402
 
 
 def _umb(*args: str) -> subprocess.CompletedProcess[str]:

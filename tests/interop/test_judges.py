@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from umb._errors import ConfigError, DataError
+from umb import ConfigError, DataError
 from umb.bench import Evidence, Question
 from umb.interop.locomo._mem0_judge import Mem0Judge
 from umb.interop.longmemeval._judge import LongMemEvalJudge

@@ -8,8 +8,8 @@ from typing import Any
 
 import pytest
 
+from umb import DataError
 from umb._dates import format_locomo_datetime, parse_locomo_datetime
-from umb._errors import DataError
 from umb.bench import Benchmark
 from umb.interop import convert_locomo
 

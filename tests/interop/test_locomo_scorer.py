@@ -106,7 +106,7 @@ def test_family_fallback_for_umb_questions() -> None:
 
 
 def test_registry_names_and_typos() -> None:
-    from umb._errors import ConfigError
+    from umb import ConfigError
 
     assert {
         "locomo_f1",

@@ -22,7 +22,7 @@ from pathlib import Path
 import pytest
 from llm_names import SERVED_NAME, THREADS
 
-from umb._errors import ConfigError
+from umb import ConfigError
 from umb.testing._process import stop_process
 
 STARTUP_TIMEOUT_S = 120.0

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from umb._errors import ConfigError
+from umb import ConfigError
 from umb.models import _llamacpp, load_model
 from umb.models._llamacpp import resolve_model_file
 

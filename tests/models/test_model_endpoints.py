@@ -9,9 +9,9 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
+from umb import ConfigError, DataError
 from umb._cli._options import endpoint_urls
 from umb._cli.main import cli
-from umb._errors import ConfigError, DataError
 from umb.models import ModelOptions, load_model
 from umb.testing import OpenAIServer, running_server
 

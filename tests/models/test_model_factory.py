@@ -6,7 +6,7 @@ import importlib.util
 
 import pytest
 
-from umb._errors import ConfigError, MissingDependencyError
+from umb import ConfigError, MissingDependencyError
 from umb.models import ModelAPI, ModelOptions, load_model
 
 

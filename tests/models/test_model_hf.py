@@ -78,7 +78,7 @@ def test_hf_generates_from_a_local_folder(tmp_path: Path, template, prompt_token
 
 
 def test_hf_missing_folder_is_a_config_error(tmp_path: Path):
-    from umb._errors import ConfigError
+    from umb import ConfigError
 
     with pytest.raises(ConfigError, match="cannot load"):
         load_model(f"hf/{tmp_path / 'absent'}")

@@ -9,7 +9,7 @@ import time
 import psutil
 import pytest
 
-from umb._errors import ConfigError
+from umb import ConfigError
 from umb.models import ModelOnUse, ModelOptions, UsageMeter, load_model
 from umb.models._openai import _error_message
 from umb.testing.openai_server import _wait

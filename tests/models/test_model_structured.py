@@ -6,7 +6,7 @@ import dataclasses
 
 import pytest
 
-from umb._errors import ConfigError
+from umb import ConfigError
 from umb.families import FAMILIES, REQUIRED_FIELDS
 from umb.models import GenerateRequest, ModelOptions, cache_key, load_model
 from umb.run._schemas import answer_schema

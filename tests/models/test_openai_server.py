@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from umb._errors import ConfigError
+from umb import ConfigError
 from umb.testing import Rule, Settings
 from umb.testing._script import Script, load_settings
 

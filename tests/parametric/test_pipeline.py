@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from umb._errors import ConfigError, MissingDependencyError
+from umb import ConfigError, MissingDependencyError
 from umb.parametric import PRESETS, TrainConfig, evaluate, train
 from umb.parametric._evallog import read_records, record_key
 from umb.parametric._torch import require

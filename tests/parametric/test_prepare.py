@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from umb._errors import ConfigError, DataError
+from umb import ConfigError, DataError
 from umb._tokens import estimate_tokens
 from umb.bench import Benchmark
 from umb.parametric import PrepareConfig, Project, prepare

@@ -10,8 +10,8 @@ from pathlib import Path
 from click.testing import CliRunner
 from scripted import write_rules
 
+from umb import ConfigError
 from umb._cli.main import cli
-from umb._errors import ConfigError
 from umb.bench import check
 from umb.render import DialoguePlan
 from umb.testing import OpenAIServer

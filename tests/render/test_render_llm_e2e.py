@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 from scripted import exchange_reply, session_reply, write_rules
 
-from umb._errors import ConfigError, EndpointError
+from umb import ConfigError, EndpointError
 from umb._jsonio import read_json
 from umb.bench import Benchmark, check
 from umb.render import (

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from umb._errors import ConfigError
+from umb import ConfigError
 from umb.models import ModelOptions
 from umb.statetrack import (
     EvalConfig,

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from umb._errors import ConfigError
+from umb import ConfigError
 from umb.statetrack import Ladder, LadderOptions, build_ladder, export_original, parse_levels
 
 # The file name and fact line as the spec gives them.

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from umb._errors import DataError
+from umb import DataError
 from umb.bench import Benchmark
 from umb.statetrack import attribute_schema, build_state_facts, day_number, slot_schema
 from umb.statetrack._facts import _slot_labels

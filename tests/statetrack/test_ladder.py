@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from umb._errors import ConfigError
+from umb import ConfigError
 from umb._tokens import estimate_tokens
 from umb.statetrack import LEVELS, Ladder, LadderOptions, build_ladder, parse_levels
 from umb.statetrack._prompts import FACTS_END, FACTS_START

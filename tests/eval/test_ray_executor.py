@@ -76,6 +76,28 @@ def test_ray_gives_the_records_scores_and_attributions_of_a_local_run(
     assert summary == json.loads((tmp_path / "local" / "attribution_summary.json").read_text())
 
 
+def _jobs_told(config: RunConfig) -> dict[tuple[str, str], list[str]]:
+    """(system, dialogue) -> the question ids of the records ``on_job`` was told of."""
+    told: dict[tuple[str, str], list[str]] = {}
+
+    def on_job(system: str, dialogue: str, records: list[dict[str, Any]]) -> None:
+        assert (system, dialogue) not in told
+        told[(system, dialogue)] = sorted(r["question_id"] for r in records)
+
+    run_eval(config, on_job=on_job)
+    return told
+
+
+def test_ray_tells_on_job_of_each_job_as_a_local_run_does(
+    ray_address: str, demo_bench: Path, tmp_path: Path
+) -> None:
+    local = RunConfig(bench=demo_bench, out=tmp_path / "local", systems=SYSTEMS, limit=30)
+    on_ray = replace(local, out=tmp_path / "ray", executor=ExecutorOptions(kind="ray"))
+    told = _jobs_told(on_ray)
+    assert told == _jobs_told(local)
+    assert sum(len(ids) for ids in told.values()) == 2 * 30
+
+
 def _parent(pid: int) -> int:
     # /proc/PID/stat: "pid (name) state ppid ..."; the name may hold spaces, so split after it.
     try:

@@ -29,14 +29,14 @@ from pathlib import Path
 from typing import Any
 
 from umb._errors import UmbError
-from umb.bench import Benchmark, Dialogue, Question
+from umb.bench import Dialogue, Question
 from umb.models import UsageMeter
 from umb.run._config import RunConfig
 from umb.run._log import RECORDS, RecordLog, record_key, run_lock
 from umb.run._options import ExecutorOptions
 from umb.run._ray_cluster import import_ray, ray_cluster
 from umb.run._traces import trace_path
-from umb.run.engine import JobEngine, iter_jobs
+from umb.run.engine import JobEngine, JobPlan, OnJob
 from umb.trace import TraceAppender, trace_records
 
 # Imported only for --executor ray: importing this module is what loads the extra.
@@ -107,35 +107,33 @@ async def _evaluate(
         await run.close()
 
 
-def _units(
-    bench: Benchmark, pending: dict[tuple[str, str], list[Question]], latest: dict[str, str]
-) -> list[Unit]:
+def _units(plan: JobPlan) -> list[Unit]:
     """The pending (system, dialogue) jobs in the order a local run starts them."""
     return [
-        Unit(system, dialogue, tuple(todo), latest.get(dialogue.id, ""))
-        for system, dialogue, todo in iter_jobs(bench, pending)
+        Unit(system, dialogue, tuple(todo), plan.latest.get(dialogue.id, ""))
+        for system, dialogue, todo in plan.jobs()
     ]
 
 
 async def execute_on_ray(
     config: RunConfig,
-    bench: Benchmark,
+    plan: JobPlan,
     log: RecordLog,
-    pending: dict[tuple[str, str], list[Question]],
-    latest: dict[str, str],
     meter: UsageMeter,
     *,
     progress: bool | None,
-    trace_meta: dict[str, Any],
+    on_job: OnJob | None,
 ) -> int:
-    """Run the pending units on Ray, ``config.executor.workers`` at a time.
+    """The ``ray`` executor: the plan's units on Ray, ``config.executor.workers`` at a time.
+
+    ``on_job`` is told of each unit once its traces and records are merged into the run.
 
     Returns:
         The number of records appended to ``log``.
     """
     from tqdm import tqdm
 
-    units = _units(bench, pending, latest)
+    units = _units(plan)
     total = sum(len(u.questions) for u in units)
     _drop_merged_partitions(config.out, {u.name for u in units})
     out = config.out.resolve()
@@ -152,17 +150,19 @@ async def execute_on_ray(
             while queue or running:
                 while queue and len(running) < config.executor.workers:
                     unit = queue.pop()
-                    ref = task.remote(worker_config, unit, trace_meta)
+                    ref = task.remote(worker_config, unit, plan.trace_meta)
                     running[asyncio.wrap_future(ref.future())] = (ref, unit)
                 done, _ = await asyncio.wait(running, return_when=asyncio.FIRST_COMPLETED)
                 for future in done:
                     _, unit = running.pop(future)
                     result = _result(future, unit)
-                    n = _merge(config, log, appenders, unit, result)
+                    merged = _merge(config, log, appenders, unit, result)
                     meter.absorb(result["usage"])
-                    written += n
-                    bar.update(n)
+                    written += len(merged)
+                    bar.update(len(merged))
                     shutil.rmtree(out / PARTS / unit.name, ignore_errors=True)
+                    if on_job is not None:
+                        on_job(unit.system, unit.dialogue.id, merged)
         finally:
             for future, (ref, _) in running.items():
                 # A failed or interrupted call leaves no unit running behind it; its partition
@@ -213,8 +213,12 @@ def _merge(
     appenders: dict[str, TraceAppender],
     unit: Unit,
     result: dict[str, Any],
-) -> int:
-    """Append a finished unit: its trace first, then its records (which mark it done)."""
+) -> list[dict[str, Any]]:
+    """Append a finished unit: its trace first, then its records (which mark it done).
+
+    Returns:
+        The records appended (those of the unit not already in the log).
+    """
     if config.trace and result["trace"]:
         appender = appenders.get(unit.system)
         if appender is None:
@@ -223,12 +227,11 @@ def _merge(
             appender = appenders[unit.system] = TraceAppender(path)
         appender.append(result["trace"])
     wanted = {q.id for q in unit.questions}
-    n = 0
+    merged = []
     for record in result["records"]:
         key = record_key(record)
         if key[1] in wanted and key not in log.keys:
             log.append(record)
-            n += 1
+            merged.append(record)
     log.sync()
-    return n
-
+    return merged

@@ -31,7 +31,7 @@ from umb.run._failures import CallFailures, count_failures
 from umb.run._log import HEADER, INVOCATIONS, RECORDS, RecordLog, append_line, run_lock
 from umb.run._progress import StepBar, show_progress
 from umb.run._results import write_results
-from umb.run.engine import JobEngine, OnJob, latest_asked, pending_jobs
+from umb.run.engine import JobPlan, OnJob, execute, latest_asked, pending_jobs
 
 
 @dataclass(frozen=True)
@@ -63,7 +63,7 @@ def run_eval(
     Args:
         config: What to run and where (see :class:`RunConfig`).
         progress: Show a progress bar on stderr; None shows it when stderr is a terminal.
-        on_job: Told of each finished job, with the records it wrote (not on Ray).
+        on_job: Told of each finished job, with the records it wrote.
 
     Returns:
         A :class:`RunOutcome`; the same numbers are in ``config.out / "results.json"``.
@@ -102,24 +102,13 @@ async def arun_eval(
             pending = pending_jobs(config.systems, questions, log.keys)
             skipped = len(config.systems) * len(questions) - sum(len(v) for v in pending.values())
             meter = UsageMeter()
-            total = sum(len(v) for v in pending.values())
-            trace_meta = {"benchmark": bench.content_hash, "models": header.get("models")}
-            latest = latest_asked(questions)
-            if config.executor.kind == "ray":
-                from umb.run._ray_eval import execute_on_ray  # loads ray (extra "ray")
-
-                written = await execute_on_ray(
-                    config, bench, log, pending, latest, meter, progress=progress,
-                    trace_meta=trace_meta,
-                )
-            else:
-                run = JobEngine(config, log, meter, trace_meta, total=total, progress=progress)
-                run.on_job = on_job
-                try:
-                    await run.run_jobs(bench, pending, latest)
-                finally:
-                    await run.close()
-                written = run.written
+            plan = JobPlan(
+                bench,
+                pending,
+                latest_asked(questions),
+                {"benchmark": bench.content_hash, "models": header.get("models")},
+            )
+            written = await execute(config, plan, log, meter, progress=progress, on_job=on_job)
         elapsed = time.perf_counter() - started
         append_line(
             config.out / INVOCATIONS,

@@ -1,19 +1,22 @@
 """The job engine of ``umb eval``: which (system, dialogue) jobs are pending, and running them.
 
-A job is one system on one dialogue with the questions of it still to answer. The local run
-(:func:`umb.run.arun_eval`) and each ``--executor ray`` worker (:mod:`umb.run._ray_eval`) take the
-jobs from here in the same order and run each through the same :meth:`JobEngine.run_job`.
+A job is one system on one dialogue with the questions of it still to answer. :func:`execute`
+runs a :class:`JobPlan` on the executor ``RunConfig.executor.kind`` names (:data:`EXECUTORS`):
+``local`` runs the jobs in this process, ``ray`` runs each as a Ray task
+(:mod:`umb.run._ray_eval`). Both take the jobs from here in the same order, run each through the
+same :meth:`JobEngine.run_job`, and tell ``on_job`` of each job once its records are in the log.
 """
 
 from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import Callable, Iterator, Sequence
-from dataclasses import replace
-from typing import Any
+from collections.abc import Awaitable, Callable, Iterator, Sequence
+from dataclasses import dataclass, replace
+from typing import Any, Protocol, cast
 
 from umb._errors import DataError
+from umb._registry import load_target
 from umb.bench import Benchmark, Dialogue, Question
 from umb.memory import MemorySystem, build_memory
 from umb.models import (
@@ -97,6 +100,82 @@ def iter_jobs(bench: Benchmark, pending: Pending) -> Iterator[tuple[str, Dialogu
         )
 
 
+@dataclass(frozen=True)
+class JobPlan:
+    """What one call of ``umb eval`` runs: the pending jobs of a benchmark."""
+
+    bench: Benchmark
+    pending: Pending
+    latest: dict[str, str]
+    """Dialogue id -> the ``asked_at`` up to which a traced job ingests (:func:`latest_asked`)."""
+    trace_meta: dict[str, Any]
+    """What every trace file's header says of the run (benchmark hash, models)."""
+
+    @property
+    def questions(self) -> int:
+        """The number of questions to answer, over all jobs."""
+        return sum(len(v) for v in self.pending.values())
+
+    def jobs(self) -> Iterator[tuple[str, Dialogue, list[Question]]]:
+        """The pending (system, dialogue, questions) in the order every executor starts them."""
+        return iter_jobs(self.bench, self.pending)
+
+
+class Executor(Protocol):
+    """Runs a plan's jobs into the log; returns the number of records it appended."""
+
+    def __call__(
+        self,
+        config: RunConfig,
+        plan: JobPlan,
+        log: RecordLog,
+        meter: UsageMeter,
+        *,
+        progress: bool | None,
+        on_job: OnJob | None,
+    ) -> Awaitable[int]: ...
+
+
+EXECUTORS: dict[str, str] = {
+    "local": "umb.run.engine:execute_locally",
+    "ray": "umb.run._ray_eval:execute_on_ray",  # importing it loads ray (extra "ray")
+}
+"""``--executor`` kind -> the ``module:function`` :class:`Executor` that runs it."""
+
+
+async def execute(
+    config: RunConfig,
+    plan: JobPlan,
+    log: RecordLog,
+    meter: UsageMeter,
+    *,
+    progress: bool | None = None,
+    on_job: OnJob | None = None,
+) -> int:
+    """Run ``plan`` on the executor ``config.executor.kind`` names; return records appended."""
+    executor = cast(Executor, load_target(EXECUTORS[config.executor.kind]))
+    return await executor(config, plan, log, meter, progress=progress, on_job=on_job)
+
+
+async def execute_locally(
+    config: RunConfig,
+    plan: JobPlan,
+    log: RecordLog,
+    meter: UsageMeter,
+    *,
+    progress: bool | None,
+    on_job: OnJob | None,
+) -> int:
+    """The ``local`` executor: every job in this process, ``concurrency`` at a time."""
+    engine = JobEngine(config, log, meter, plan.trace_meta, total=plan.questions, progress=progress)
+    engine.on_job = on_job
+    try:
+        await engine.run_jobs(plan)
+    finally:
+        await engine.close()
+    return engine.written
+
+
 def _precedes(started_at: str, asked_at: str) -> bool:
     # Times are YYYY-MM-DDTHH:MM and order as text; a question with no time sees everything.
     return not asked_at or started_at < asked_at
@@ -164,27 +243,20 @@ class JobEngine:
         for model in self.models:
             await model.aclose()
 
-    async def run_jobs(
-        self,
-        bench: Benchmark,
-        pending: dict[tuple[str, str], list[Question]],
-        latest: dict[str, str],
-    ) -> None:
-        """Run every (system, dialogue) job with pending questions, ``concurrency`` at a time.
-
-        ``latest`` gives, per dialogue, the ``asked_at`` up to which a traced job ingests.
-        """
-        if not pending:
+    async def run_jobs(self, plan: JobPlan) -> None:
+        """Run every job of the plan, ``concurrency`` at a time."""
+        if not plan.pending:
             return
         await self.answerer.connect()
         tasks: set[asyncio.Task[None]] = set()
         try:
-            for system, dialogue, todo in iter_jobs(bench, pending):
+            for system, dialogue, todo in plan.jobs():
                 await self.jobs.acquire()
                 _raise_first_failure(tasks)
                 tasks = {t for t in tasks if not t.done()}
                 waiting = asyncio.Event()
-                job = self.run_job(system, dialogue, todo, latest.get(dialogue.id, ""), waiting)
+                latest = plan.latest.get(dialogue.id, "")
+                job = self.run_job(system, dialogue, todo, latest, waiting)
                 task = asyncio.create_task(job)
                 task.add_done_callback(lambda _t: self.jobs.release())
                 tasks.add(task)

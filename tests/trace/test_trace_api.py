@@ -37,7 +37,6 @@ ATTRIBUTION = {
     # what the pipeline and the report read of a run's attribution and memory metrics
     "BackgroundAnalysis",
     "RATES",
-    "bench_dir",
     "read_memory_detail",
     "run_traces",
 }

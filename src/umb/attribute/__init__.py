@@ -35,7 +35,6 @@ if typing.TYPE_CHECKING:
     from umb.attribute._run import (
         AttributionRun,
         attribute_run,
-        bench_dir,
         read_attributions,
         run_traces,
     )
@@ -45,7 +44,6 @@ if typing.TYPE_CHECKING:
 _LAZY: dict[str, str] = {
     "BackgroundAnalysis": "umb.attribute._background",
     "RATES": "umb.attribute._memory_metrics_run",
-    "bench_dir": "umb.attribute._run",
     "read_memory_detail": "umb.attribute._memory_metrics_run",
     "run_traces": "umb.attribute._run",
     "attribute_question": "umb.attribute._attribute",
@@ -76,7 +74,6 @@ __getattr__, __dir__ = _lazy_names("umb.attribute", _LAZY, globals())
 __all__ = [
     "BackgroundAnalysis",
     "RATES",
-    "bench_dir",
     "read_memory_detail",
     "run_traces",
     "ATTRIBUTIONS",

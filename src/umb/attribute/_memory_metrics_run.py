@@ -24,10 +24,10 @@ from umb.attribute._files import MEMORY_METRICS, MEMORY_METRICS_DETAIL
 from umb.attribute._memory_gold import DialogueGold, GoldIndex, Person, stated_facts
 from umb.attribute._memory_metrics import UPDATE_OUTCOMES, dialogue_metrics
 from umb.attribute._memory_units import DialogueUnits, has_memory_units, memory_units
-from umb.attribute._run import bench_dir, run_traces
+from umb.attribute._run import run_traces
 from umb.bench import WORLD, Benchmark, Dialogue
 from umb.memory import memory_system_class
-from umb.run import HEADER, RECORDS, add_to_results, read_records
+from umb.run import RECORDS, add_to_results, read_header, read_records
 from umb.scoring import bootstrap_ratio_ci
 from umb.trace import DialogueTrace, Trace
 
@@ -185,18 +185,16 @@ class MemoryMetricsRun:
         self, run_dir: str | Path, *, bench: str | Path | Benchmark | None = None, seed: int = 0
     ) -> None:
         self.run = Path(run_dir)
-        header = read_json(self.run / HEADER)
-        if not isinstance(header, dict):
-            raise DataError(str(self.run / HEADER), None, "header is not a JSON object")
+        header = read_header(self.run)
         self.paths = run_traces(self.run)
         if not self.paths:
             raise ConfigError(f"{self.run}: no traces (was the run made with --no-trace?)")
         if isinstance(bench, Benchmark):  # already open elsewhere: its facts are read once
             self.bench = bench
         else:
-            root = Path(bench) if bench is not None else bench_dir(self.run, header)
+            root = Path(bench) if bench is not None else header.benchmark_dir()
             self.bench = Benchmark.open(root)
-        self.systems = [str(s) for s in header.get("systems") or sorted(self.paths)]
+        self.systems = header.systems or sorted(self.paths)
         self.seed = seed
         self._gold: GoldIndex | None = None
         # Rows in benchmark order (the bootstrap draws over them in that order).

@@ -15,15 +15,15 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Final
 
-from umb._errors import ConfigError, DataError
-from umb._jsonio import atomic_write_bytes, dumps, dumps_pretty, iter_jsonl, read_json
+from umb._errors import ConfigError
+from umb._jsonio import atomic_write_bytes, dumps, dumps_pretty, iter_jsonl
 from umb.attribute._attributor import DialogueAttributor, failed_by_dialogue
 from umb.attribute._dialogues import dialogue_pairs
 from umb.attribute._evidence import FactChecker
 from umb.attribute._files import ATTRIBUTION_SUMMARY, ATTRIBUTIONS, failed, kept_part
 from umb.attribute._types import ERROR_TYPES, UNATTRIBUTED, Attribution
 from umb.bench import Dialogue
-from umb.run import HEADER, RECORDS, read_records, trace_paths
+from umb.run import RECORDS, read_header, read_records, trace_paths
 from umb.trace import DialogueTrace
 
 if TYPE_CHECKING:
@@ -43,14 +43,6 @@ class AttributionRun:
 
     attributions: list[Attribution]
     summary: dict[str, Any]
-
-
-def bench_dir(run_dir: Path, header: dict[str, Any]) -> Path:
-    """The benchmark a run was made on: the header names it relative to the run directory."""
-    rel = (header.get("benchmark") or {}).get("path")
-    if not rel:
-        raise ConfigError(f"{run_dir}: the header names no benchmark; pass --bench")
-    return (run_dir / rel).resolve()
 
 
 def run_traces(run_dir: Path) -> dict[str, Path]:
@@ -131,14 +123,12 @@ def attribute_run(
     """
 
     run = Path(run_dir)
-    header = read_json(run / HEADER)
-    if not isinstance(header, dict):
-        raise DataError(str(run / HEADER), None, "header is not a JSON object")
+    header = read_header(run)
     paths = run_traces(run)
     if not paths:
         raise ConfigError(f"{run}: no traces (was the run made with --no-trace?)")
     records = read_records(run / RECORDS, keep=kept_part)  # one per key: a repeat is refused
-    root = Path(bench) if bench is not None else bench_dir(run, header)
+    root = Path(bench) if bench is not None else header.benchmark_dir()
     show = sys.stderr.isatty() if progress is None else progress
     todo = [r for r in records if failed(r)]
     from tqdm import tqdm  # here: the worker that shares this module reports no bar

@@ -37,7 +37,7 @@ from umb.attribute._files import failed, kept_part
 from umb.attribute._memory_metrics_run import MemoryMetricsRun
 from umb.attribute._run import finish_attribution
 from umb.bench import Dialogue
-from umb.run import HEADER, RECORDS, read_records, trace_path
+from umb.run import RECORDS, read_header, read_records, trace_path
 from umb.trace import DialogueSplitter, DialogueTrace, TraceTail, paused_gc, read_dialogues
 
 _POLL_S = 0.05
@@ -69,8 +69,7 @@ class _Worker:
         self.bench = bench
         self.seed = seed
         self.emit = emit
-        header = orjson.loads((run / HEADER).read_bytes())  # written before the first job
-        self.systems = [str(s) for s in header.get("systems") or []]
+        self.systems = read_header(run).systems  # written before the first job
         self.attributor = DialogueAttributor(bench, None)
         self.metrics: MemoryMetricsRun | None = None
         self.follow: dict[str, _Follow] = {}

@@ -7,16 +7,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from umb._errors import DataError
-from umb._jsonio import read_json
 from umb.families import FAMILIES
 from umb.run import (
-    HEADER,
     RECORDS,
     RESULTS,
     RecordKey,
     aggregate_run,
     load_results,
+    read_header,
     read_records,
     record_key,
     sort_records,
@@ -96,9 +94,7 @@ def load_run(path: Path, label: str | None = None, *, slim: bool = False) -> Run
     Raises:
         DataError: It has no header, or its records are broken.
     """
-    header = read_json(path / HEADER)
-    if not isinstance(header, dict):
-        raise DataError(str(path / HEADER), None, "header is not a JSON object")
+    header = read_header(path).data
     has_results = (path / RESULTS).exists()
     keep = _slim if slim and has_results else None
     records = sort_records(read_records(path / RECORDS, keep=keep), header.get("systems", []))

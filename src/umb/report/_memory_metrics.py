@@ -15,7 +15,6 @@ from umb._errors import UmbError
 from umb.attribute import (
     RATES,
     MemoryMetricsRun,
-    bench_dir,
     read_memory_detail,
     read_memory_metrics,
     run_traces,
@@ -23,6 +22,7 @@ from umb.attribute import (
 from umb.bench import Benchmark
 from umb.report._context import ReportContext, Section
 from umb.report._sections import SECTIONS, register_section
+from umb.run import RunHeader
 
 #: Column header -> rate key.
 COLUMNS = {
@@ -102,7 +102,7 @@ def _fact_values(ctx: ReportContext, run_label: str) -> dict[str, str]:
     """Fact id -> value, for the drill-down (empty when the benchmark cannot be read)."""
     run = next(r for r in ctx.data.runs if r.label == run_label)
     try:
-        facts = Benchmark.open(bench_dir(Path(run.path), run.header)).facts
+        facts = Benchmark.open(RunHeader(Path(run.path), run.header).benchmark_dir()).facts
     except (UmbError, OSError):
         return {}
     return {fid: f.value for fid, f in facts.items()}

@@ -14,6 +14,7 @@ if typing.TYPE_CHECKING:
         parse_structured_output,
         parse_systems,
     )
+    from umb.run._header import RunHeader, read_header
     from umb.run._log import HEADER, RECORDS, RESULTS, RecordKey, read_records, record_key
     from umb.run._options import ExecutorOptions, ScoringOptions
     from umb.run._prompts import (
@@ -40,6 +41,8 @@ if typing.TYPE_CHECKING:
 _LAZY: dict[str, str] = {
     "CHUNK": "umb.run._tracestream",
     "HEADER": "umb.run._log",
+    "RunHeader": "umb.run._header",
+    "read_header": "umb.run._header",
     "RECORDS": "umb.run._log",
     "RESULTS": "umb.run._log",
     "RecordKey": "umb.run._log",
@@ -85,6 +88,8 @@ __getattr__, __dir__ = _lazy_names(__name__, _LAZY, globals())
 __all__ = [
     "CHUNK",
     "HEADER",
+    "RunHeader",
+    "read_header",
     "RECORDS",
     "RESULTS",
     "RecordKey",

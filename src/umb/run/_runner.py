@@ -21,13 +21,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from umb._errors import DataError
-from umb._jsonio import atomic_write_bytes, dumps_pretty, read_json
+from umb._jsonio import atomic_write_bytes, dumps_pretty
 from umb.bench import Benchmark
 from umb.models import UsageMeter
 from umb.run._benchcheck import check_benchmark
 from umb.run._config import RunConfig, build_header, check_header
 from umb.run._failures import CallFailures, count_failures
+from umb.run._header import read_header
 from umb.run._log import HEADER, INVOCATIONS, RECORDS, RecordLog, append_line, run_lock
 from umb.run._progress import StepBar, show_progress
 from umb.run._results import write_results
@@ -138,9 +138,7 @@ def _open_header(config: RunConfig, bench: Benchmark) -> dict[str, Any]:
         header = build_header(config, bench, list(config.systems))
         atomic_write_bytes(path, dumps_pretty(header))
         return header
-    existing = read_json(path)
-    if not isinstance(existing, dict):
-        raise DataError(str(path), None, "header is not a JSON object")
+    existing = read_header(config.out).data
     systems = list(existing.get("systems", []))
     systems += [s for s in config.systems if s not in systems]
     header = build_header(config, bench, systems)

@@ -13,9 +13,9 @@ from pathlib import Path
 from typing import Any, Final
 
 from umb._errors import ConfigError, DataError
-from umb._jsonio import iter_jsonl, read_json
+from umb._jsonio import iter_jsonl
 from umb.bench import Benchmark
-from umb.run._log import HEADER
+from umb.run._header import read_header
 from umb.run._traces import trace_paths
 from umb.trace import Advance, Format, Trace, read_dialogues, read_trace, render_subgraph, turn_var
 
@@ -122,10 +122,8 @@ class RunTraceView:
     def _load_evidence(self) -> dict[str, tuple[str, ...]]:
 
         try:
-            header = read_json(self.run_dir / HEADER)
-            rel = header["benchmark"]["path"]
-            bench = Benchmark.open(self.run_dir / str(rel))
-        except (DataError, ConfigError, KeyError, TypeError, OSError):
+            bench = Benchmark.open(read_header(self.run_dir).benchmark_dir())
+        except (DataError, ConfigError, OSError):
             return {}  # a moved benchmark: pictures are then drawn without the cut to evidence
         return {q.id: tuple(q.evidence.turn_ids) for q in bench.questions}
 

@@ -40,8 +40,8 @@ LAYERS: tuple[str, ...] = (
 
 SHARED: frozenset[str] = frozenset(
     {
-        "_registry", "_peer", "_lazy", "_errors", "_jsonio", "_tokens", "_version", "_dates",
-        "families", "testing",
+        "_registry", "_peer", "_lazy", "_errors", "_jsonio", "_recordlog", "_tokens", "_version",
+        "_dates", "families", "testing",
     }  # fmt: skip
 )
 """Bottom modules every layer may use; they import only each other."""

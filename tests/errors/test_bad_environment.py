@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 from _umbcli import copy_bench, lines, one_error_line, umb
 
+import umb._recordlog as record_log
 import umb.run._log as run_log
 from umb._jsonio import write_all
 
@@ -60,7 +61,7 @@ def test_a_full_disk_mid_run_is_one_line_and_the_rerun_resumes(
     capsys: pytest.CaptureFixture[str],
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    real_write_all = run_log.write_all
+    real_write_all = record_log.write_all
     calls = {"n": 0}
 
     def write_all(fd: int, data: bytes, path: Path) -> None:
@@ -71,14 +72,14 @@ def test_a_full_disk_mid_run_is_one_line_and_the_rerun_resumes(
             raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC), str(path))
         real_write_all(fd, data, path)
 
-    monkeypatch.setattr(run_log, "write_all", write_all)
+    monkeypatch.setattr(record_log, "write_all", write_all)
     args = ("eval", "--bench", demo_bench, "--out", tmp_path / "run", "--system", "no_context",
             "--limit", "8", "--no-progress")  # fmt: skip
     code, _, err = umb(capsys, *args)
     assert code == 2
     line = one_error_line(err)
     assert line.endswith(f"{tmp_path / 'run' / 'records.jsonl'}: No space left on device")
-    monkeypatch.setattr(run_log, "write_all", real_write_all)
+    monkeypatch.setattr(record_log, "write_all", real_write_all)
     before = len(run_log.read_records(tmp_path / "run" / "records.jsonl"))
     code, out, _ = umb(capsys, *args)
     assert code == 0

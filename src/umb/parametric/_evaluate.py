@@ -23,7 +23,7 @@ from umb.parametric._checkpoints import (
 )
 from umb.parametric._config import EvalConfig, Split, TrainConfig
 from umb.parametric._encode import Encoder
-from umb.parametric._evallog import HEADER, RECORDS, RecordLog
+from umb.parametric._evallog import HEADER, RECORDS, open_log
 from umb.parametric._project import EvalItem, Project
 from umb.parametric._score import generate_batch, loglik_batch, score_generation
 from umb.parametric._torch import pick_device, pick_dtype, release_memory, set_threads
@@ -100,7 +100,7 @@ def evaluate(
     _check_header(run, config)
     started = time.perf_counter()
     new = 0
-    with RecordLog(eval_dir(run) / RECORDS) as records:
+    with open_log(eval_dir(run) / RECORDS) as records:
         for c in complete_checkpoints(run, project.stages):
             if c == 0 and not config.include_base:
                 continue
@@ -109,7 +109,7 @@ def evaluate(
             for s in stages:
                 for split in config.splits:
                     items = project.eval_items(s, split, limit=config.max_items, seed=config.seed)
-                    items = [i for i in items if (c, split, i.item_id) not in records.done]
+                    items = [i for i in items if (c, split, i.item_id) not in records]
                     if items:
                         todo.append((s, split, items))
             if not todo:

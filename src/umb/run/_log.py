@@ -1,4 +1,4 @@
-"""The files of a run directory: an append-only record log that survives being killed.
+"""The files of a run directory, and its record log (an :class:`umb._recordlog.KeyedLog`).
 
 Layout::
 
@@ -8,17 +8,13 @@ Layout::
     RUN/results.json       aggregates of every record, rewritten at the end of each call
     RUN/cache.sqlite       the response cache (default location)
 
-Each record is written with one ``write`` system call on an ``O_APPEND`` descriptor, so a killed
-process leaves at most one partial last line; opening the log drops such a line (it was never
-counted) and later appends start on a clean line. ``fsync`` runs at most every
-:data:`FSYNC_INTERVAL_S` and on close, which protects against a machine crash as well without
-paying a disk flush per record.
+``records.jsonl`` is append-only and survives being killed (:mod:`umb._recordlog`): a kill
+leaves at most one partial last line, dropped when the log is next opened.
 """
 
 from __future__ import annotations
 
 import os
-import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -26,8 +22,9 @@ from typing import Any, Final
 
 import orjson
 
-from umb._errors import ConfigError, DataError
-from umb._jsonio import open_regular, write_all
+from umb._errors import ConfigError
+from umb._jsonio import write_all
+from umb._recordlog import KeyedLog, read_keyed_records
 
 HEADER: Final = "header.json"
 RECORDS: Final = "records.jsonl"
@@ -35,8 +32,6 @@ INVOCATIONS: Final = "invocations.jsonl"
 RESULTS: Final = "results.json"
 CACHE: Final = "cache.sqlite"
 LOCK: Final = ".lock"
-
-FSYNC_INTERVAL_S: Final = 1.0
 
 RecordKey = tuple[str, str]
 """(system, question id): what a record is unique by."""
@@ -66,135 +61,21 @@ def read_records(
         The complete records, in file order.
 
     Raises:
-        DataError: A line other than the last is not a JSON object, or a key repeats.
+        DataError: A line other than the last is not a JSON record, or a key repeats.
     """
-    if not path.exists():
-        return []
-    records: list[dict[str, Any]] = []
-    seen: dict[RecordKey, int] = {}
-    offset = 0  # of the line being read
-    lineno = 0
-    # Line by line, not the whole file at once: a reader that keeps a few fields of each
-    # record holds only those. A FIFO or directory is refused, never read.
-    with open_regular(path) as f:
-        try:
-            line = f.readline()
-            while line:
-                ahead = f.readline()
-                lineno += 1
-                record = _parse_line(line)
-                if record is None or not line.endswith(b"\n"):
-                    if not ahead:
-                        # A process killed mid-write: that record was never complete, so it
-                        # never counted; the question is simply asked again.
-                        if repair:
-                            with path.open("r+b") as out:
-                                out.truncate(offset)
-                                os.fsync(out.fileno())
-                        break
-                    raise DataError(str(path), lineno, "not a JSON record")
-                key = record_key(record)
-                if key in seen:
-                    raise DataError(
-                        str(path), lineno,
-                        f"duplicate record for {key[0]} / {key[1]} (line {seen[key]})",
-                    )  # fmt: skip
-                seen[key] = lineno
-                records.append(record if keep is None else keep(record))
-                offset += len(line)
-                line = ahead
-        except OSError as e:
-            raise DataError(str(path), None, e.strerror or str(e)) from None
-    return records
+    return read_keyed_records(path, record_key, repair=repair, keep=keep)
 
 
-def _parse_line(line: bytes) -> dict[str, Any] | None:
-    if not line.strip():
-        return None
-    try:
-        value = orjson.loads(line)
-    except orjson.JSONDecodeError:
-        return None
-    if not isinstance(value, dict) or "system" not in value or "question_id" not in value:
-        return None
-    return value
-
-
-class RecordLog:
-    """Appends records to ``records.jsonl``; one instance per running ``umb eval``.
+class RecordLog(KeyedLog[RecordKey]):
+    """Appends records to ``records.jsonl``, one per (system, question id); one instance per
+    running ``umb eval``.
 
     Args:
         path: The records file (created if missing).
-
-    Attributes:
-        records: Every record in the file, those found at start and those appended since.
-        keys: Their (system, question id) keys.
     """
 
     def __init__(self, path: Path) -> None:
-        self.path = path
-        self.records = read_records(path, repair=True)
-        self.keys = {record_key(r) for r in self.records}
-        self._fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
-        self._last_sync = time.monotonic()
-        self._dirty = False
-
-    def append(self, record: dict[str, Any]) -> None:
-        """Write one record durably; a key already in the log is a programming error."""
-        key = record_key(record)
-        if key in self.keys:
-            raise ValueError(f"record for {key[0]} / {key[1]} is already in the log")
-        line = orjson.dumps(record, default=str, option=orjson.OPT_SERIALIZE_NUMPY) + b"\n"
-        write_all(self._fd, line, self.path)
-        self.records.append(record)
-        self.keys.add(key)
-        self._dirty = True
-        now = time.monotonic()
-        if now - self._last_sync >= FSYNC_INTERVAL_S:
-            self.sync()
-
-    def sync(self) -> None:
-        """Flush the file to disk."""
-        if self._dirty:
-            os.fsync(self._fd)
-            self._dirty = False
-        self._last_sync = time.monotonic()
-
-    def rewrite_without(self, drop: set[RecordKey]) -> int:
-        """Atomically rewrite the log without the records in ``drop``; returns how many went.
-
-        Used to ask failed questions again (``--retry-errors``): the file stays one record per
-        key, and a kill during the rewrite leaves either the old or the new file.
-        """
-        keep = [r for r in self.records if record_key(r) not in drop]
-        removed = len(self.records) - len(keep)
-        if not removed:
-            return 0
-        tmp = self.path.with_name(f".{self.path.name}.rewrite")
-        with tmp.open("wb") as f:
-            for r in keep:
-                f.write(orjson.dumps(r, default=str, option=orjson.OPT_SERIALIZE_NUMPY) + b"\n")
-            f.flush()
-            os.fsync(f.fileno())
-        os.close(self._fd)
-        os.replace(tmp, self.path)
-        self._fd = os.open(self.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
-        self.records = keep
-        self.keys = {record_key(r) for r in keep}
-        return removed
-
-    def close(self) -> None:
-        """Sync and close the file."""
-        if self._fd >= 0:
-            self.sync()
-            os.close(self._fd)
-            self._fd = -1
-
-    def __enter__(self) -> RecordLog:
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.close()
+        super().__init__(path, record_key)
 
 
 def append_line(path: Path, obj: Any) -> None:

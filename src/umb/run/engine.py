@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import time
 from collections.abc import Awaitable, Callable, Iterator, Sequence
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, replace
 from typing import Any, Protocol, cast
 
@@ -52,7 +53,7 @@ Pending = dict[tuple[str, str], list[Question]]
 
 
 def pending_jobs(
-    systems: Sequence[str], questions: Sequence[Question], done: set[tuple[str, str]]
+    systems: Sequence[str], questions: Sequence[Question], done: AbstractSet[tuple[str, str]]
 ) -> Pending:
     """The questions of each (system, dialogue) not among the ``done`` (system, question id)."""
     out: Pending = {}

@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any, Final
 
 from umb._errors import ConfigError
+from umb._recordlog import KeyedLog
 from umb._tokens import estimate_tokens
 from umb.models import (
     GenerateRequest,
@@ -24,7 +25,7 @@ from umb.models import (
 from umb.statetrack._baseline import DEFAULT_WINDOW_TOKENS, StatetrackBaseline
 from umb.statetrack._build import Ladder
 from umb.statetrack._levels import Level
-from umb.statetrack._records import RecordLog, aggregate, check_header, write_tables
+from umb.statetrack._records import Key, aggregate, check_header, is_done, open_log, write_tables
 from umb.statetrack._report import write_report
 from umb.statetrack._score import score_reply
 from umb.statetrack._tasks import TaskName
@@ -87,16 +88,15 @@ def _request(prompt: str, entry: dict[str, Any], with_gold: bool) -> GenerateReq
 
 
 def _jobs(
-    ladder: Ladder, config: EvalConfig, log: RecordLog
+    ladder: Ladder, config: EvalConfig, log: KeyedLog[Key]
 ) -> list[tuple[dict[str, Any], dict[str, Any]]]:
     wanted = set(config.tasks or ladder.manifest["options"]["tasks"])
     jobs = []
     for lv in config.levels or ladder.levels():
         for sample in ladder.samples(lv, config.samples):
             for entry in sample["data"]:
-                if entry["Task"] in wanted and not log.done(
-                    (lv.name, sample["sample_id"], entry["Task"]), config.retry_errors
-                ):
+                key = (lv.name, sample["sample_id"], entry["Task"])
+                if entry["Task"] in wanted and not is_done(log, key, config.retry_errors):
                     jobs.append((sample, entry))
     return jobs
 
@@ -127,7 +127,7 @@ async def _run(
     ladder: Ladder,
     model: LoadedModel,
     jobs: list[tuple[dict[str, Any], dict[str, Any]]],
-    log: RecordLog,
+    log: KeyedLog[Key],
     batch: int,
     progress: Callable[[int, int], None] | None,
 ) -> None:
@@ -178,7 +178,7 @@ def run_statetrack_eval(
     except ConfigError:
         asyncio.run(model.aclose())
         raise
-    log = RecordLog(config.out)
+    log = open_log(config.out)
     started = time.perf_counter()
     try:
         jobs = _jobs(ladder, config, log)

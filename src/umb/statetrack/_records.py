@@ -17,16 +17,14 @@ from __future__ import annotations
 
 import csv
 import io
-import os
 import statistics
 from collections.abc import Iterable
 from pathlib import Path
 from typing import Any, Final
 
-import orjson
-
-from umb._errors import ConfigError, DataError
-from umb._jsonio import atomic_write_bytes, dumps_pretty, read_json, write_all
+from umb._errors import ConfigError
+from umb._jsonio import atomic_write_bytes, dumps_pretty, read_json
+from umb._recordlog import KeyedLog
 
 HEADER: Final = "header.json"
 RECORDS: Final = "records.jsonl"
@@ -64,43 +62,16 @@ def check_header(run: Path, header: dict[str, Any]) -> None:
     atomic_write_bytes(path, dumps_pretty(header))
 
 
-class RecordLog:
-    """Appends records to ``records.jsonl``, one ``write`` per record (O_APPEND)."""
+def open_log(run: Path) -> KeyedLog[Key]:
+    """The record log of a run: the newest record of a (level, sample, task) is the one that
+    counts (``--retry-errors`` appends the new answer after the failed one)."""
+    return KeyedLog(run / RECORDS, key_of, repeats="newest")
 
-    def __init__(self, run: Path) -> None:
-        self.path = run / RECORDS
-        self.latest: dict[Key, dict[str, Any]] = {}
-        if self.path.exists():
-            data = self.path.read_bytes()
-            # Each record is written with its newline in one call: a last line without one was
-            # cut off by a kill, never counted, and is dropped.
-            complete = data[: data.rfind(b"\n") + 1]
-            for lineno, line in enumerate(complete.split(b"\n"), start=1):
-                if not line.strip():
-                    continue
-                try:
-                    record = orjson.loads(line)
-                except orjson.JSONDecodeError:
-                    raise DataError(str(self.path), lineno, "not a JSON record") from None
-                self.latest[key_of(record)] = record
-            if len(complete) < len(data):
-                with self.path.open("r+b") as f:
-                    f.truncate(len(complete))
-        self._fd = os.open(self.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
 
-    def done(self, key: Key, retry_errors: bool = False) -> bool:
-        """Whether ``key`` has a record (of a call that did not fail, with ``retry_errors``)."""
-        record = self.latest.get(key)
-        return record is not None and not (retry_errors and record.get("error") is not None)
-
-    def append(self, record: dict[str, Any]) -> None:
-        line = orjson.dumps(record) + b"\n"
-        write_all(self._fd, line, self.path)
-        self.latest[key_of(record)] = record
-
-    def close(self) -> None:
-        os.fsync(self._fd)
-        os.close(self._fd)
+def is_done(log: KeyedLog[Key], key: Key, retry_errors: bool = False) -> bool:
+    """Whether ``key`` has a record (of a call that did not fail, with ``retry_errors``)."""
+    record = log.latest.get(key)
+    return record is not None and not (retry_errors and record.get("error") is not None)
 
 
 def _rate(num: float, den: float) -> float:

@@ -30,6 +30,47 @@ def test_the_returned_results_are_those_of_results_json(
     assert outcome.results == written
 
 
+def test_results_json_is_written_once_per_call_with_the_memory_metrics(
+    demo_bench: Path,
+    tmp_path: Path,
+    first_dialogue: int,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    import umb.run._results as results_module
+
+    writes: list[bytes] = []
+    real = results_module.atomic_write_bytes
+
+    def counted(path: Path, data: bytes) -> None:
+        if path.name == "results.json":
+            writes.append(data)
+        real(path, data)
+
+    monkeypatch.setattr(results_module, "atomic_write_bytes", counted)
+    monkeypatch.setenv("UMB_ATTRIBUTE_AFTER_RUN", "1")
+    outcome = umb.evaluate(demo_bench, out=tmp_path / "run", systems="mem0_style",
+                           limit=first_dialogue)  # fmt: skip
+    assert len(writes) == 1
+    assert json.loads(writes[0]) == outcome.results
+    assert set(outcome.results["memory_metrics"]["systems"]) == {"mem0_style"}
+
+
+def test_a_failed_later_stage_still_writes_the_results_of_the_records(
+    demo_bench: Path, tmp_path: Path, first_dialogue: int
+) -> None:
+    from umb.run import RunConfig, run_eval
+
+    def finish() -> dict[str, Any]:
+        raise umb.DataError("attributions.jsonl", 3, "broken")
+
+    config = RunConfig(bench=demo_bench, out=tmp_path / "run", systems=("no_context",),
+                       limit=first_dialogue)  # fmt: skip
+    with pytest.raises(umb.DataError, match="broken"):
+        run_eval(config, finish=finish)
+    written = json.loads((tmp_path / "run" / "results.json").read_text())
+    assert written["records"] == first_dialogue and "memory_metrics" not in written
+
+
 def test_flat_options_reach_the_nested_configs(demo_bench: Path, tmp_path: Path) -> None:
     config = run_config(
         None,

@@ -27,6 +27,7 @@ if typing.TYPE_CHECKING:
     from umb.attribute._memory_metrics_run import (
         RATES,
         MemoryMetricsRun,
+        memory_metrics_entry,
         memory_metrics_run,
         read_memory_detail,
         read_memory_metrics,
@@ -60,6 +61,7 @@ _LAZY: dict[str, str] = {
     "run_fault_injection": "umb.attribute._faults_run",
     "LLMFactChecker": "umb.attribute._llm",
     "MemoryMetricsRun": "umb.attribute._memory_metrics_run",
+    "memory_metrics_entry": "umb.attribute._memory_metrics_run",
     "memory_metrics_run": "umb.attribute._memory_metrics_run",
     "read_memory_metrics": "umb.attribute._memory_metrics_run",
     "AttributionRun": "umb.attribute._run",
@@ -97,6 +99,7 @@ __all__ = [
     "NEEDS_RULES",
     "NeedsRule",
     "memory_metrics_run",
+    "memory_metrics_entry",
     "read_attributions",
     "read_memory_metrics",
     "run_fault_injection",

@@ -27,7 +27,7 @@ from umb.attribute._memory_units import DialogueUnits, has_memory_units, memory_
 from umb.attribute._run import run_traces
 from umb.bench import WORLD, Benchmark, Dialogue
 from umb.memory import memory_system_class
-from umb.run import RECORDS, add_to_results, read_header, read_records
+from umb.run import RECORDS, RESULTS, add_to_results, read_header, read_records
 from umb.scoring import bootstrap_ratio_ci
 from umb.trace import DialogueTrace, Trace
 
@@ -283,10 +283,6 @@ class MemoryMetricsRun:
             detail = [dumps({"system": s, **r}) + b"\n" for s in order for r in self.rows[s]]
             atomic_write_bytes(self.run / MEMORY_METRICS, dumps_pretty(out))
             atomic_write_bytes(self.run / MEMORY_METRICS_DETAIL, b"".join(detail))
-            headline = {s: {k: v["value"] for k, v in e["rates"].items()}
-                        for s, e in self.results.items()}  # fmt: skip
-            add_to_results(self.run, "memory_metrics", {"file": MEMORY_METRICS,
-                           "systems": headline, "skipped": self.skipped})  # fmt: skip
         return out
 
     def _rank(self, dialogue_id: str) -> tuple[int, str]:
@@ -308,10 +304,15 @@ def memory_metrics_run(
 ) -> dict[str, Any]:
     """Compute (and write) the memory metrics of every system of a traced run.
 
+    This is the later stage on a finished run (``umb memory-metrics RUN``); ``umb eval`` makes
+    the same files during the run and writes :func:`memory_metrics_entry` into ``results.json`` with
+    the run's other figures.
+
     Args:
         run_dir: A run directory of ``umb eval`` with traces.
         bench: The benchmark directory (default: the one the run's header names).
-        write: Write ``memory_metrics.json``/``.jsonl`` and the summary into ``results.json``.
+        write: Write ``memory_metrics.json``/``.jsonl``, and the summary into the run's
+            ``results.json`` when it has one.
         seed: Bootstrap seed of the intervals.
 
     Returns:
@@ -321,7 +322,20 @@ def memory_metrics_run(
         ConfigError: The run has no trace, or names no benchmark.
         DataError: The run's or the benchmark's files are broken.
     """
-    return MemoryMetricsRun(run_dir, bench=bench, seed=seed).finish(write=write)
+    out = MemoryMetricsRun(run_dir, bench=bench, seed=seed).finish(write=write)
+    if write and (Path(run_dir) / RESULTS).exists():
+        add_to_results(Path(run_dir), "memory_metrics", memory_metrics_entry(out))
+    return out
+
+
+def memory_metrics_entry(metrics: dict[str, Any]) -> dict[str, Any]:
+    """What ``results.json`` says of a run's memory metrics (the contents of
+    ``memory_metrics.json``): each measured system's headline rates, and what was skipped."""
+    headline = {
+        system: {rate: value["value"] for rate, value in entry["rates"].items()}
+        for system, entry in metrics["systems"].items()
+    }
+    return {"file": MEMORY_METRICS, "systems": headline, "skipped": metrics["skipped"]}
 
 
 def read_memory_metrics(run_dir: str | Path) -> dict[str, Any] | None:

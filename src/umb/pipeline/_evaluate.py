@@ -5,11 +5,11 @@ from __future__ import annotations
 
 import os
 import sys
-from dataclasses import replace
+from typing import Any
 
 import umb.attribute
-from umb.attribute import BackgroundAnalysis
-from umb.run import RunConfig, RunOutcome, capture_third_party, load_results, run_eval, trace_paths
+from umb.attribute import BackgroundAnalysis, memory_metrics_entry
+from umb.run import RunConfig, RunOutcome, capture_third_party, run_eval, trace_paths
 
 
 def evaluate(config: RunConfig, *, progress: bool | None = None) -> RunOutcome:
@@ -38,24 +38,32 @@ def evaluate(config: RunConfig, *, progress: bool | None = None) -> RunOutcome:
     show = sys.stderr.isatty() if progress is None else progress
     with capture_third_party(config.out):
         background = _start_background(config)
+
+        def attribute() -> dict[str, Any]:
+            """The run's later stage: its entry of results.json is the memory metrics."""
+            if not trace_paths(config.out):
+                if background is not None:
+                    background.abandon()
+                return {}
+            if background is None or not _finish(background, show):
+                if background is not None and background.error is not None:
+                    print(f"umb: warning: {background.error}; attributing after the run "
+                          "instead", file=sys.stderr)  # fmt: skip
+                _attribute_after_run(config, progress)
+            metrics = umb.attribute.read_memory_metrics(config.out)
+            return {} if metrics is None else {"memory_metrics": memory_metrics_entry(metrics)}
+
         try:
-            outcome = run_eval(
-                config, progress=progress, on_job=background.job_done if background else None
+            return run_eval(
+                config,
+                progress=progress,
+                on_job=background.job_done if background else None,
+                finish=attribute,
             )
         except BaseException:
             if background is not None:
                 background.abandon()
             raise
-        if not trace_paths(config.out):
-            if background is not None:
-                background.abandon()
-        elif background is None or not _finish(background, show):
-            if background is not None and background.error is not None:
-                print(f"umb: warning: {background.error}; attributing after the run instead",
-                      file=sys.stderr)  # fmt: skip
-            _attribute_after_run(config, progress)
-    # Read back: the memory metrics are added to results.json after the runner returns its copy.
-    return replace(outcome, results=load_results(config.out))
 
 
 def _attribute_after_run(config: RunConfig, progress: bool | None) -> None:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any, Final
 
@@ -67,8 +67,9 @@ def write_results(
     selection: set[RecordKey],
     *,
     seed: int = 0,
+    sections: Mapping[str, Any] | None = None,
 ) -> dict[str, Any]:
-    """Aggregate ``records`` and write ``results.json`` atomically.
+    """Aggregate ``records`` and write ``results.json`` atomically, whole.
 
     Args:
         run_dir: The run directory.
@@ -77,6 +78,8 @@ def write_results(
         selection: The (system, question id) pairs the last call was asked for; ``complete``
             says whether each has a record.
         seed: Bootstrap seed.
+        sections: Top-level entries a later stage of the same call adds (``memory_metrics``
+            of ``umb eval``), written with the aggregates.
 
     Returns:
         What was written.
@@ -94,6 +97,7 @@ def write_results(
         "missing": len(selection - have),
         **aggregate_run(ordered, header, seed=seed),
         "usage": total_usage(run_dir),
+        **(sections or {}),
     }
     atomic_write_bytes(run_dir / RESULTS, dumps_pretty(results))
     return results
@@ -112,7 +116,8 @@ def load_results(run_dir: Path) -> dict[str, Any]:
 
 
 def add_to_results(run_dir: Path, key: str, value: Any) -> None:
-    """Set one top-level entry of a run's ``results.json`` (a later stage's summary).
+    """Set one top-level entry of a finished run's ``results.json`` (a stage run later on its
+    own, ``umb memory-metrics RUN``; a stage of ``umb eval`` is a ``finish`` of :func:`run_eval`).
 
     Raises:
         DataError: The file is missing or not a results object.

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import asyncio
 import time
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -55,8 +56,17 @@ class RunOutcome:
     failures: CallFailures
 
 
+Finish = Callable[[], Mapping[str, Any]]
+"""``finish()``: the call's later stage, run once its jobs are done and before ``results.json``
+is written; it returns the top-level entries it adds to the results (say ``memory_metrics``)."""
+
+
 def run_eval(
-    config: RunConfig, *, progress: bool | None = None, on_job: OnJob | None = None
+    config: RunConfig,
+    *,
+    progress: bool | None = None,
+    on_job: OnJob | None = None,
+    finish: Finish | None = None,
 ) -> RunOutcome:
     """Evaluate ``config.systems`` on a benchmark with one answerer; resume if already begun.
 
@@ -64,6 +74,8 @@ def run_eval(
         config: What to run and where (see :class:`RunConfig`).
         progress: Show a progress bar on stderr; None shows it when stderr is a terminal.
         on_job: Told of each finished job, with the records it wrote.
+        finish: The call's later stage (:data:`Finish`), whose entries are written into
+            ``results.json`` with the aggregates: the file is written once per call, whole.
 
     Returns:
         A :class:`RunOutcome`; the same numbers are in ``config.out / "results.json"``.
@@ -76,11 +88,15 @@ def run_eval(
         >>> config = RunConfig(bench=Path("bench"), out=Path("run"), systems=("rag_bm25",))
         >>> run_eval(config).results["groups"][0]["task_balanced"]["mean"]  # doctest: +SKIP
     """
-    return asyncio.run(arun_eval(config, progress=progress, on_job=on_job))
+    return asyncio.run(arun_eval(config, progress=progress, on_job=on_job, finish=finish))
 
 
 async def arun_eval(
-    config: RunConfig, *, progress: bool | None = None, on_job: OnJob | None = None
+    config: RunConfig,
+    *,
+    progress: bool | None = None,
+    on_job: OnJob | None = None,
+    finish: Finish | None = None,
 ) -> RunOutcome:
     """The coroutine behind :func:`run_eval`, for callers already inside an event loop."""
     started = time.perf_counter()
@@ -123,9 +139,15 @@ async def arun_eval(
             },
         )
         selection = {(s, q.id) for s in config.systems for q in questions}
-        results = write_results(
-            config.out, header, log.records, selection, seed=config.scoring.seed
-        )
+        sections: Mapping[str, Any] | None = None
+        try:
+            if finish is not None:
+                sections = finish()
+        finally:  # a failed later stage still leaves the results of the records
+            results = write_results(
+                config.out, header, log.records, selection, seed=config.scoring.seed,
+                sections=sections,
+            )  # fmt: skip
         failures = count_failures(log.records, selection, meter.to_dict())
     elapsed = time.perf_counter() - started
     return RunOutcome(config.out, results, written, skipped, elapsed, failures)

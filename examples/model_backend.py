@@ -35,7 +35,7 @@ class AbstainModel:
         return [GenerateResult(json.dumps(abstention(r.task["family"]))) for r in requests]
 
 
-@provider("abstain", takes_name=False, llm=False)
+@provider("abstain", takes_name=False, llm=False, description="Abstains on every question.")
 def abstain(name: str, options: ModelOptions) -> tuple[ModelAPI, tuple[str, str, str]]:
     """Build the backend; ("", "", "") keeps its instant replies out of the response cache."""
     return AbstainModel(), ("", "", "")

@@ -58,6 +58,8 @@ class MemorySystem(ABC):
     """
 
     name: str = ""
+    description: ClassVar[str] = ""
+    """One line on what the system does: its entry in the report's glossary."""
     stores_nothing: bool = False
     """True for a system that keeps nothing of what it ingests (``no_context``): its memory
     metrics are zeros, not missing (docs/memory-metrics.md)."""

@@ -21,6 +21,9 @@ class FullContext(MemorySystem):
     """
 
     name = "full_context"
+    description = (
+        "The whole dialogue history in the prompt (oldest sessions dropped beyond the input limit)."
+    )
 
     def __init__(self, config: MemoryConfig, extractor: ModelAPI | None = None) -> None:
         super().__init__(config, extractor)

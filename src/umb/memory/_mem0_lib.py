@@ -109,6 +109,7 @@ class Mem0Library(MemorySystem):
     """The mem0 library behind umb's memory interface. See the module docstring."""
 
     name = "mem0"
+    description = "The mem0 library itself as the memory system."
     ranked = True
 
     def __init__(

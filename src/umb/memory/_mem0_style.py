@@ -49,6 +49,7 @@ class Mem0Style(MemorySystem):
     """Extract, compare, decide, apply; retrieve by similarity. See the module docstring."""
 
     name = "mem0_style"
+    description = "Extract facts, add/update/delete them in a memory store, retrieve the top-k."
     ranked = True
 
     def __init__(self, config: MemoryConfig, extractor: ModelAPI | None = None) -> None:

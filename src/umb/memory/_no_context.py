@@ -10,6 +10,7 @@ class NoContext(MemorySystem):
     """Remember nothing: the answerer sees only the question."""
 
     name = "no_context"
+    description = "No history at all: what the question alone gives."
     stores_nothing = True
 
     async def ingest(self, session: Session) -> None:

@@ -19,6 +19,7 @@ class OracleEvidence(MemorySystem):
     """
 
     name = "oracle_evidence"
+    description = "Only the gold evidence turns: an upper bound for retrieval."
 
     def __init__(self, config: MemoryConfig, extractor: ModelAPI | None = None) -> None:
         super().__init__(config, extractor)

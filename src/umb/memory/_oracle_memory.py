@@ -68,6 +68,9 @@ class OracleMemory(MemorySystem):
     """Store the gold facts each session states; see the module docstring."""
 
     name = "oracle_memory"
+    description = (
+        "Exactly the gold facts of each session, updates applied: the memory metrics' reference."
+    )
 
     def __init__(self, config: MemoryConfig, extractor: ModelAPI | None = None) -> None:
         super().__init__(config, extractor)

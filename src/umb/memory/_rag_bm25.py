@@ -10,4 +10,5 @@ class RagBM25(RagMemory):
     """Retrieve the ``top_k`` chunks with the best BM25 score; chunks with no query term are out."""
 
     name = "rag_bm25"
+    description = "Retrieval of the top-k units by BM25."
     options = _rank_options.BM25

@@ -10,4 +10,5 @@ class RagDense(RagMemory):
     """Retrieve the ``top_k`` chunks most cosine-similar to the question."""
 
     name = "rag_dense"
+    description = "Retrieval of the top-k units by dense embeddings."
     options = _rank_options.DENSE

@@ -10,4 +10,5 @@ class RagHybrid(RagMemory):
     """Retrieve the ``top_k`` chunks by the weighted sum of standardised BM25 and dense scores."""
 
     name = "rag_hybrid"
+    description = "BM25 and dense retrieval fused."
     options = _rank_options.HYBRID

@@ -74,6 +74,7 @@ class SummaryMemory(MemorySystem):
     """Summarise each session as it arrives; hand over every summary before the question."""
 
     name = "summary"
+    description = "One rolling summary per session; the answerer reads them all."
 
     def __init__(self, config: MemoryConfig, extractor: ModelAPI | None = None) -> None:
         super().__init__(config, extractor)

@@ -33,6 +33,8 @@ class Provider:
     endpoint: bool = False
     """Whether it calls an HTTP endpoint: ``base_url``, ``api_key_env`` and ``replicas`` apply,
     and the run's header records them."""
+    description: str = ""
+    """One line on what the backend is: its entry in the report's glossary."""
 
 
 def _is_provider(name: str, obj: object) -> Provider:
@@ -59,6 +61,7 @@ def provider(
     llm: bool = True,
     reads_gold: bool = False,
     endpoint: bool = False,
+    description: str = "",
 ) -> Callable[[Build], Build]:
     """Register ``build(name_after_slash, options) -> (backend, cache identity)`` as ``name``.
 
@@ -68,7 +71,9 @@ def provider(
 
     def add(build: Build) -> Build:
         PROVIDERS.add(
-            name, Provider(name, build, takes_name, form or name, llm, reads_gold, endpoint)
+            name,
+            Provider(name, build, takes_name, form or name, llm, reads_gold, endpoint,
+                     description),  # fmt: skip
         )
         return build
 

@@ -54,8 +54,22 @@ def _llamacpp(name: str, options: ModelOptions) -> tuple[ModelAPI, CacheIdentity
     return model, ("llamacpp", model.path.name, "")
 
 
-OFFLINE = Provider("offline", _offline, takes_name=False, form="offline", llm=False)
-ORACLE = Provider("oracle", _oracle, takes_name=False, form="oracle", llm=False, reads_gold=True)
-OPENAI = Provider("openai", _openai, form="openai/<model>", endpoint=True)
-HF = Provider("hf", _hf, form="hf/<path>")
-LLAMACPP = Provider("llamacpp", _llamacpp, form="llamacpp/<file.gguf | name>")
+OFFLINE = Provider(
+    "offline", _offline, takes_name=False, form="offline", llm=False,
+    description="A deterministic rule-based reader (BM25 over sentences and date arithmetic), "
+    "not a language model: a heuristic lower bound that a real model should beat "
+    "(docs/offline-reader.md).",
+)  # fmt: skip
+ORACLE = Provider(
+    "oracle", _oracle, takes_name=False, form="oracle", llm=False, reads_gold=True,
+    description="Answers with the gold answer: a check of the scorers, not a result.",
+)  # fmt: skip
+OPENAI = Provider(
+    "openai", _openai, form="openai/<model>", endpoint=True,
+    description="A model behind an OpenAI-compatible endpoint.",
+)  # fmt: skip
+HF = Provider("hf", _hf, form="hf/<path>", description="A local transformers model.")
+LLAMACPP = Provider(
+    "llamacpp", _llamacpp, form="llamacpp/<file.gguf | name>",
+    description="A GGUF model run in process by llama.cpp.",
+)  # fmt: skip

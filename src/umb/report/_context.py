@@ -15,7 +15,7 @@ import jinja2
 from markupsafe import Markup
 
 from umb.report._load import ReportData
-from umb.report._terms import TERMS
+from umb.report._terms import describe
 
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
@@ -111,7 +111,7 @@ def _environment() -> jinja2.Environment:
 
 def term(key: str, label: str | None = None) -> Markup:
     """A column header or name linked to its glossary entry (its explanation on hover)."""
-    found = TERMS.get(key)
+    found = describe(key)
     text = label if label is not None else (found[0] if found else key)
     if found is None:
         return Markup("{}").format(text)
@@ -185,7 +185,7 @@ class ReportContext:
 
     def term(self, key: str, label: str | None = None) -> Markup:
         """``label`` linked to the glossary entry ``key`` (remembered for the glossary)."""
-        if key in TERMS:
+        if describe(key) is not None:
             self.terms.add(key)
         return term(key, label)
 

@@ -10,20 +10,20 @@ from typing import Any
 
 from umb.attribute import ERROR_TYPES
 from umb.report._context import ReportContext, Section, anchor
-from umb.report._terms import GROUPS, TERMS, model_key
+from umb.report._terms import GROUPS, describe, model_key
 
 _ERROR_TYPES = (*ERROR_TYPES, "Unattributed")  # the label of a failure no stage explains
 
 
-def _entry(key: str, title: str | None = None, text: str | None = None) -> dict[str, str]:
-    found = TERMS.get(key, (key, ""))
-    return {"anchor": f"g-{anchor(key)}", "title": title or found[0], "text": text or found[1]}
+def _entry(key: str, title: str | None = None, unknown: str = "") -> dict[str, str]:
+    found = describe(key)
+    text = found[1] if found else unknown
+    return {"anchor": f"g-{anchor(key)}", "title": title or (found[0] if found else key),
+            "text": text}  # fmt: skip
 
 
 def _described(prefix: str, names: list[str], unknown: str) -> list[dict[str, str]]:
-    return [
-        _entry(f"{prefix}:{n}", n, None if f"{prefix}:{n}" in TERMS else unknown) for n in names
-    ]
+    return [_entry(f"{prefix}:{n}", n, unknown) for n in names]
 
 
 def glossary(ctx: ReportContext) -> Section:
@@ -39,7 +39,7 @@ def glossary(ctx: ReportContext) -> Section:
     models = sorted({e.model for e in ctx.data.entries})
     groups.append(
         {"title": "Models",
-         "entries": [_entry(model_key(m), m) if model_key(m) in TERMS
+         "entries": [_entry(model_key(m), m) if describe(model_key(m))
                    else _entry(m, m, "A model spec of a registered provider.") for m in models]}
     )  # fmt: skip
     scorers = sorted({str((r.header.get("scorer") or {}).get("name", "umb"))

@@ -2,14 +2,20 @@
 
 Column headers link here (``ctx.term(key)``), and the glossary section lists the entries that the
 page uses. Keys are plain words (``task_balanced``), family codes (``IE``), ``system:NAME``,
-``model:KIND`` and ``scorer:NAME``.
+``model:KIND`` and ``scorer:NAME``. The fixed terms are written here; a memory system, model
+provider or peer scorer describes itself (its ``description``), so a plug-in's entry comes with
+it and a built-in's cannot go missing.
 """
 
 from __future__ import annotations
 
 from typing import Final
 
+from umb._errors import UmbError
 from umb.families import FAMILY_NAMES
+from umb.memory import memory_system_class
+from umb.models import PROVIDERS
+from umb.scoring import PEER_SCORERS
 
 #: key -> (title, explanation).
 TERMS: Final[dict[str, tuple[str, str]]] = {
@@ -45,62 +51,10 @@ TERMS: Final[dict[str, tuple[str, str]]] = {
         "rule scorer; coloured red, amber and green.",
     ),
     "failed": ("failed", "Questions that scored below 1 and were attributed."),
-    "model:offline": (
-        "offline",
-        "A deterministic rule-based reader (BM25 over sentences and date arithmetic), not a "
-        "language model: a heuristic lower bound that a real model should beat "
-        "(docs/offline-reader.md).",
-    ),
-    "model:oracle": (
-        "oracle",
-        "Answers with the gold answer: a check of the scorers, not a result.",
-    ),
-    "model:openai": ("openai/MODEL", "A model behind an OpenAI-compatible endpoint."),
-    "model:hf": ("hf/PATH", "A local transformers model."),
-    "model:llamacpp": ("llamacpp/FILE", "A GGUF model run in process by llama.cpp."),
-    "system:full_context": (
-        "full_context",
-        "The whole dialogue history in the prompt (oldest sessions dropped beyond the input "
-        "limit).",
-    ),
-    "system:no_context": ("no_context", "No history at all: what the question alone gives."),
-    "system:oracle_evidence": (
-        "oracle_evidence",
-        "Only the gold evidence turns: an upper bound for retrieval.",
-    ),
-    "system:rag_bm25": ("rag_bm25", "Retrieval of the top-k units by BM25."),
-    "system:rag_dense": ("rag_dense", "Retrieval of the top-k units by dense embeddings."),
-    "system:rag_hybrid": ("rag_hybrid", "BM25 and dense retrieval fused."),
-    "system:mem0_style": (
-        "mem0_style",
-        "Extract facts, add/update/delete them in a memory store, retrieve the top-k.",
-    ),
-    "system:mem0": ("mem0", "The mem0 library itself as the memory system."),
-    "system:oracle_memory": (
-        "oracle_memory",
-        "Exactly the gold facts of each session, updates applied: the memory metrics' reference.",
-    ),
-    "system:summary": ("summary", "One rolling summary per session; the answerer reads them all."),
     "scorer:umb": (
         "umb",
         "umb's family rule scorers (exact fields, dates, chains), optionally with a judge for "
         "free text.",
-    ),
-    "scorer:locomo_f1": ("locomo_f1", "LoCoMo's own token F1 per category."),
-    "scorer:mem0_f1": ("mem0_f1", "The token F1 of mem0's LoCoMo evaluation."),
-    "scorer:mem0_bleu1": ("mem0_bleu1", "The BLEU-1 of mem0's LoCoMo evaluation."),
-    "scorer:longmemeval_judge": (
-        "longmemeval_judge",
-        "LongMemEval's LLM judge with its per-type prompts.",
-    ),
-    "scorer:mem0_judge": ("mem0_judge", "The CORRECT/WRONG LLM judge of mem0's LoCoMo evaluation."),
-    "scorer:longmemeval_retrieval": (
-        "longmemeval_retrieval",
-        "LongMemEval's turn- and session-level retrieval metrics (recall and NDCG at k).",
-    ),
-    "scorer:locomo_recall": (
-        "locomo_recall",
-        "LoCoMo's RAG recall: the share of a question's evidence among the retrieved turns.",
     ),
     "ExtractionError": ("ExtractionError", "The fact never made it into memory."),
     "UpdateError": ("UpdateError", "A changed fact was not updated (the old value stayed)."),
@@ -125,3 +79,30 @@ def model_key(spec: str) -> str:
     """The glossary key of a model spec: ``openai/gpt-4o`` -> ``model:openai``."""
     kind = spec.split("/", 1)[0] if "/" in spec else spec
     return f"model:{kind}"
+
+
+Term = tuple[str, str]
+"""(title, explanation)."""
+
+
+def describe(key: str) -> Term | None:
+    """The glossary entry of ``key``: a fixed term, or what a registered extension says of
+    itself; None when there is none (an unknown key, or a plug-in not installed here)."""
+    if key in TERMS:
+        return TERMS[key]
+    kind, _, name = key.partition(":")
+    try:
+        if kind == "system":
+            return _entry(name, memory_system_class(name).description)
+        if kind == "model" and name in PROVIDERS:
+            found = PROVIDERS[name]
+            return _entry(found.form, found.description)
+        if kind == "scorer" and name in PEER_SCORERS:
+            return _entry(name, getattr(PEER_SCORERS[name], "description", ""))
+    except (UmbError, ImportError):  # a plug-in whose package is not installed here
+        return None
+    return None
+
+
+def _entry(title: str, text: str) -> Term | None:
+    return (title, text) if text else None

@@ -61,6 +61,7 @@ class Mem0Judge:
     """J: the Mem0 harness's CORRECT/WRONG judge, run through any model."""
 
     name = "mem0_judge"
+    description = "The CORRECT/WRONG LLM judge of mem0's LoCoMo evaluation."
     version = "1"
     higher_is_better = True
     needs_judge: Final = True

@@ -137,6 +137,7 @@ class Mem0SetF1(_Mem0Metric):
     """The harness's ``f1_score``: set-based token F1."""
 
     name = "mem0_f1"
+    description = "The token F1 of mem0's LoCoMo evaluation."
 
     def _value(self, prediction: str, gold: str) -> float:
         return set_f1(prediction, gold)
@@ -146,6 +147,7 @@ class Mem0Bleu1(_Mem0Metric):
     """The harness's ``bleu_score``: smoothed sentence BLEU-1."""
 
     name = "mem0_bleu1"
+    description = "The BLEU-1 of mem0's LoCoMo evaluation."
     version = "2"
     """2: NLTK's English sentence model when the ``punkt`` extra is installed (1: untrained)."""
 

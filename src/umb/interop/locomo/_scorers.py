@@ -85,6 +85,7 @@ class LoCoMoF1:
     """LoCoMo's official QA score; aggregates like its stats (micro over all categories)."""
 
     name = "locomo_f1"
+    description = "LoCoMo's own token F1 per category."
     version = "2"
     """2: the article pattern uses the ``regex`` module as the authors' code does (1: ``re``)."""
     higher_is_better = True
@@ -143,6 +144,9 @@ class LoCoMoRecall:
     """
 
     name = "locomo_recall"
+    description = (
+        "LoCoMo's RAG recall: the share of a question's evidence among the retrieved turns."
+    )
     version = "2"
     """2: questions without evidence count 0 in the averages (1: they counted 1)."""
 

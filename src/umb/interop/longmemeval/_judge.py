@@ -113,6 +113,7 @@ class LongMemEvalJudge:
     """The per-type yes/no judge, run through any :class:`~umb.models._api.ModelAPI`."""
 
     name = "longmemeval_judge"
+    description = "LongMemEval's LLM judge with its per-type prompts."
     version = "1"
     higher_is_better = True
     needs_judge: Final = True

@@ -68,6 +68,7 @@ class LongMemEvalRetrieval:
     """Turn- or session-level retrieval metrics with LongMemEval's definitions."""
 
     name = "longmemeval_retrieval"
+    description = "LongMemEval's turn- and session-level retrieval metrics (recall and NDCG at k)."
     version = "2"
     """2: turn2session projects an evidence session's non-evidence turns apart, as the authors'
     ``run_retrieval`` does (1: to the evidence session)."""

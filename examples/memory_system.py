@@ -19,6 +19,7 @@ class KeywordOverlap(MemorySystem):
     """Every turn kept as it was said; the ``top_k`` with the most words in common come back."""
 
     name = "keyword_overlap"
+    description = "The top-k turns sharing most words with the question."
     ranked = True
 
     def start(self, dialogue: object) -> None:

@@ -13,6 +13,7 @@ class ToyExact:
     """1 when the prediction equals the gold answer (case and surrounding space ignored)."""
 
     name = "toy_exact"
+    description = "Exact match of the normalised answer."
     version = "1"
     higher_is_better = True
 

@@ -12,6 +12,7 @@ import pytest
 from click.testing import CliRunner
 
 from umb import Benchmark
+from umb._cli._options import memory_system_list
 from umb._cli.main import cli
 from umb._peer import PEERS
 from umb.run import trace_path
@@ -91,6 +92,12 @@ def test_example_memory_system_is_traced_timed_and_scored(tmp_path: Path) -> Non
         generate(tmp_path / "bench", preset="demo", characters=2)
         outcome = evaluate(bench=tmp_path / "bench", out=tmp_path / "run",
                            systems=("keyword_overlap",), limit=12)  # fmt: skip
+        # It describes itself: the glossary and the help list it with no table to edit.
+        from umb.report._terms import describe
+
+        line = "The top-k turns sharing most words with the question."
+        assert describe("system:keyword_overlap") == ("keyword_overlap", line)
+        assert "keyword_overlap" in memory_system_list()
     finally:
         MEMORY_SYSTEMS.remove("keyword_overlap")
         sys.path.remove(str(EXAMPLES))

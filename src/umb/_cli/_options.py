@@ -196,3 +196,60 @@ def endpoint_urls(values: tuple[str, ...]) -> tuple[str | None, tuple[str, ...]]
 def _rest(urls: list[str]) -> tuple[str, ...]:
     # Each endpoint once, in the order given.
     return tuple(u for u in dict.fromkeys(urls) if u != urls[0])
+
+
+class ListedHelp(click.Option):
+    """An option whose help ends with the names a registry holds when the help is shown.
+
+    The names are read only then (``--help``, an error's usage), so a plug-in's name is listed
+    as soon as it is registered, and the CLI's start loads no registry.
+
+    Args:
+        listing: Returns the names' text, e.g. ``"locomo_f1, mem0_f1"``.
+        help: The help before the names, ending where they go (``"... a peer scorer: "``).
+    """
+
+    def __init__(self, *args: Any, listing: Callable[[], str], **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._lead = self.help or ""
+        self._listing = listing
+
+    def get_help_record(self, ctx: click.Context) -> tuple[str, str] | None:
+        self.help = f"{self._lead}{self._listing()}."
+        return super().get_help_record(ctx)
+
+
+def memory_system_list() -> str:
+    """Every registered memory system, comma-separated."""
+    from umb.memory import memory_system_names
+
+    return ", ".join(memory_system_names())
+
+
+def model_form_list() -> str:
+    """The spec form of every registered model provider (``openai/<model>``)."""
+    from umb.models import PROVIDERS
+
+    forms = [PROVIDERS[name].form for name in PROVIDERS]
+    return ", ".join(forms[:-1]) + f" or {forms[-1]}" if len(forms) > 1 else "".join(forms)
+
+
+def peer_answer_scorer_list() -> str:
+    """Every registered peer answer scorer, comma-separated."""
+    from umb.scoring import answer_scorer_names
+
+    return ", ".join(answer_scorer_names()[1:])
+
+
+def judge_scorer_list() -> str:
+    """The peer scorers that grade with ``--judge``, comma-separated."""
+    from umb.scoring import JUDGE_SCORERS
+
+    return ", ".join(JUDGE_SCORERS)
+
+
+def scorer_list() -> str:
+    """``umb``, every peer answer scorer, then every retrieval scorer."""
+    from umb.scoring import answer_scorer_names, retrieval_scorer_names
+
+    return ", ".join((*answer_scorer_names(), *retrieval_scorer_names()))

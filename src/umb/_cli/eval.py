@@ -8,11 +8,16 @@ import click
 
 from umb._cli._options import (
     COUNT,
+    ListedHelp,
     endpoint_options,
     endpoint_urls,
     executor_config,
     executor_options,
+    judge_scorer_list,
     llamacpp_options,
+    memory_system_list,
+    model_form_list,
+    peer_answer_scorer_list,
 )
 from umb._cli._progress import progress_option
 from umb._errors import AllCallsFailed
@@ -30,25 +35,31 @@ from umb.memory import MemoryConfig
     "--system",
     "systems",
     required=True,
-    help="Memory system(s), comma-separated, e.g. full_context,rag_bm25.",
+    cls=ListedHelp,
+    listing=memory_system_list,
+    help="Memory system(s), comma-separated, e.g. full_context,rag_bm25; registered: ",
 )
 @click.option(
     "--model",
     default="offline",
     show_default=True,
-    help="Answerer: offline, oracle, openai/<model>, hf/<path> or llamacpp/<file.gguf | name>.",
+    cls=ListedHelp,
+    listing=model_form_list,
+    help="Answerer: ",
 )
 @click.option(
     "--judge",
-    help="Judge model: umb's free-text judge, or that of longmemeval_judge or mem0_judge "
-    "(default: rules only).",
+    cls=ListedHelp,
+    listing=judge_scorer_list,
+    help="Judge model (default: rules only): umb's free-text judge, or that of a judge scorer: ",
 )
 @click.option(
     "--scorer",
     default="umb",
     show_default=True,
-    help="umb (family rules) or a peer scorer: locomo_f1, mem0_f1, mem0_bleu1, mem0_judge, "
-    "longmemeval_judge.",
+    cls=ListedHelp,
+    listing=peer_answer_scorer_list,
+    help="umb (family rules) or a peer scorer: ",
 )
 @click.option(
     "--extractor",

@@ -6,6 +6,8 @@ from pathlib import Path
 
 import click
 
+from umb._cli._options import ListedHelp, scorer_list
+
 #: How many unknown or missing ids the terminal lists before it only counts.
 _SHOWN = 10
 
@@ -28,8 +30,9 @@ _SHOWN = 10
     "scorers",
     default="umb",
     show_default=True,
-    help="Comma-separated: umb, locomo_f1, mem0_f1, mem0_bleu1, mem0_judge, longmemeval_judge, "
-    "locomo_recall, longmemeval_retrieval.",
+    cls=ListedHelp,
+    listing=scorer_list,
+    help="Comma-separated: ",
 )
 @click.option("--judge", help="Judge model, for mem0_judge, longmemeval_judge or umb's judge.")
 @click.option(

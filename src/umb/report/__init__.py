@@ -20,6 +20,7 @@ if typing.TYPE_CHECKING:
         build_report,
         register_section,
     )
+    from umb.report._catalog import catalog_markdown
     from umb.report._context import ReportContext, ReportOptions, Section, SectionBuilder
     from umb.report._leaderboard import fmt_score, format_leaderboard, leaderboard_rows
     from umb.report._load import Entry, ReportData, RunData, load_report_data, load_run
@@ -36,6 +37,7 @@ _LAZY: dict[str, str] = {
     "Report": _BUILD,
     "build_report": _BUILD,
     "register_section": _BUILD,
+    "catalog_markdown": "umb.report._catalog",
     "ReportContext": "umb.report._context",
     "ReportOptions": "umb.report._context",
     "Section": "umb.report._context",
@@ -66,6 +68,7 @@ __all__ = [
     "Section",
     "SectionBuilder",
     "build_report",
+    "catalog_markdown",
     "fmt_score",
     "format_leaderboard",
     "format_native",

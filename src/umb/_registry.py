@@ -12,20 +12,54 @@ places, looked up in this order:
    misses or the first listing.
 
 An unknown name raises :class:`~umb.ConfigError` with the one "did you mean" of the code base.
+
+What code registers at run time (1.) is only in the process that imported it; an entry point
+(3.) reaches every process. :func:`plugin_modules` names the modules of the former, so a helper
+process (the background attribution worker) can import them and see the same registries.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import difflib
 import importlib
 from collections.abc import Callable, Iterable, Iterator, Mapping
-from typing import Generic, TypeVar
+from typing import Any, Generic, TypeVar
 
 from umb._errors import ConfigError
 
 T = TypeVar("T")
 
 ENTRY_POINT_GROUP = "umb"
+
+_REGISTRIES: list[Registry[Any]] = []
+"""Every registry made, in the order they were made (for :func:`plugin_modules`)."""
+
+
+def _defining_module(obj: object) -> str | None:
+    """The module that defined a registered object: a function's or class's own, or, for a
+    record such as a ``Provider``, that of the first function or class among its fields."""
+    if isinstance(obj, type) or callable(obj) and hasattr(obj, "__code__"):
+        return getattr(obj, "__module__", None)
+    if dataclasses.is_dataclass(obj) and not isinstance(obj, type):
+        for f in dataclasses.fields(obj):
+            found = _defining_module(getattr(obj, f.name))
+            if found is not None:
+                return found
+    return None
+
+
+def plugin_modules() -> list[str]:
+    """The modules outside umb whose objects were registered in this process at run time (by
+    importing them, not by entry point), in registration order; a script run as ``__main__``
+    cannot be imported again and is left out."""
+    found: dict[str, None] = {}
+    for registry in _REGISTRIES:
+        for name in registry._added:
+            module = _defining_module(registry._loaded.get(name))
+            if module and module != "__main__" and module.split(".")[0] != "umb":
+                found[module] = None
+    return list(found)
 
 
 def closest(name: str, known: Iterable[str], *, cutoff: float = 0.6) -> str | None:
@@ -76,7 +110,9 @@ class Registry(Mapping[str, T], Generic[T]):
         self._loaded: dict[str, T] = {}
         self._lazy: dict[str, str] = {}
         self._order: list[str] = []
+        self._added: list[str] = []  # names registered at run time, by add()
         self._plugins_read = False
+        _REGISTRIES.append(self)
 
     # -- registration -------------------------------------------------------------------------
 
@@ -97,6 +133,7 @@ class Registry(Mapping[str, T], Generic[T]):
         """Register ``obj`` under ``name`` (at position ``at`` of the order, else last)."""
         self._claim(name, at)
         self._loaded[name] = self._checked(name, obj)
+        self._added.append(name)
 
     def add_lazy(self, name: str, target: str) -> None:
         """Register a built-in by ``"module:attr"``; it is imported on first use."""
@@ -108,6 +145,8 @@ class Registry(Mapping[str, T], Generic[T]):
         self._loaded.pop(name, None)
         self._lazy.pop(name, None)
         self._order.remove(name)
+        if name in self._added:
+            self._added.remove(name)
 
     def _claim(self, name: str, at: int | None = None) -> None:
         if name in self._loaded or name in self._lazy:

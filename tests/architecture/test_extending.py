@@ -4,6 +4,7 @@ a new memory system one module and one decorator."""
 from __future__ import annotations
 
 import json
+import subprocess
 import sys
 from collections.abc import Iterator
 from pathlib import Path
@@ -15,6 +16,7 @@ from umb import Benchmark
 from umb._cli._options import memory_system_list
 from umb._cli.main import cli
 from umb._peer import PEERS
+from umb._registry import plugin_modules
 from umb.run import trace_path
 from umb.scoring import PEER_SCORERS, load_peer_scorer
 
@@ -139,6 +141,18 @@ def test_example_model_backend_runs_under_its_spec_and_says_what_it_is(tmp_path:
     assert header["endpoint"]["base_url"] is None  # no endpoint: none recorded
 
 
+_SEES_THE_FAMILY = """
+import json, sys
+from umb.attribute import NEEDS_RULES
+from umb.attribute._worker import import_plugins
+from umb.families import FAMILY_REGISTRY
+from umb.scoring import SCORERS
+import_plugins(json.loads(sys.argv[1]), sys.argv[2:])
+family = FAMILY_REGISTRY["CNT"]
+print(family.code, SCORERS["CNT"].name, family.needs if family.needs in NEEDS_RULES else "")
+"""
+
+
 def test_example_question_family_is_generated_prompted_scored_and_attributed(
     tmp_path: Path,
 ) -> None:
@@ -156,6 +170,13 @@ def test_example_question_family_is_generated_prompted_scored_and_attributed(
     sys.modules.pop("model_backend", None)
     try:
         example = importlib.import_module("question_family")  # its three registrations
+        # The background attribution worker, a fresh process, imports what registered them.
+        assert "question_family" in plugin_modules()
+        seen = subprocess.run(
+            [sys.executable, "-c", _SEES_THE_FAMILY, json.dumps(sys.path), "question_family"],
+            capture_output=True, text=True, check=True,
+        )  # fmt: skip
+        assert seen.stdout.split() == ["CNT", "cnt_exact", "cnt_changes"]
         # The offline reader has no recipe for a new family; the example backend answers any.
         importlib.import_module("model_backend")
         assert family_instruction_text("CNT").startswith("Task: Count how many times")

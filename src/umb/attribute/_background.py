@@ -20,6 +20,7 @@ from typing import IO, Any
 
 import orjson
 
+from umb._registry import plugin_modules
 from umb.attribute._files import attributed_part, failed
 from umb.run import RUN_LOG
 
@@ -36,7 +37,10 @@ class BackgroundAnalysis:
 
     def __init__(self, run: Path, bench: Path, seed: int) -> None:
         self.run = run
-        self.settings = {"run": str(run), "bench": str(bench), "seed": seed}
+        # The plug-ins this process registered by import (a family, its rule and needs rule):
+        # the worker imports the same modules, from the same path, to see the same registries.
+        self.settings = {"run": str(run), "bench": str(bench), "seed": seed,
+                         "plugins": plugin_modules(), "path": list(sys.path)}  # fmt: skip
         self.error: str | None = None
         """Why the worker did not finish its work, when it did not."""
         self._proc: subprocess.Popen[bytes] | None = None

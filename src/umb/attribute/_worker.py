@@ -10,9 +10,11 @@ earlier, resumed invocation, a second reading of a dialogue recorded again), and
 same files ``umb attribute`` and ``umb memory-metrics`` write. On another core the work then
 costs the run only its last dialogues.
 
-Protocol, JSON lines: on stdin the settings (``run``, ``bench``, ``seed``), then one
+Protocol, JSON lines: on stdin the settings (``run``, ``bench``, ``seed``, and the ``plugins``
+modules to import from ``path``: what the run's process registered by import), then one
 ``{"job": [system, dialogue], "failed": [records]}`` per finished job, then ``{"finish": true}``
-once ``results.json`` is written; on stdout ``{"phase": "..."}`` and ``{"attributed": k,
+once every job is done (the run writes ``results.json`` after the worker's files, with their
+memory metrics); on stdout ``{"phase": "..."}`` and ``{"attributed": k,
 "total": n}`` while the last part runs, and last ``{"ok": true}`` or ``{"error": "..."}``.
 A closed stdin without ``finish`` (the run was stopped) ends the worker without writing
 anything.
@@ -20,6 +22,7 @@ anything.
 
 from __future__ import annotations
 
+import importlib
 import os
 import queue
 import sys
@@ -193,6 +196,13 @@ class _Worker:
         self.metrics.finish()
 
 
+def import_plugins(path: list[str], modules: list[str]) -> None:
+    """Import the modules that registered plug-ins in the run's process, from its path."""
+    sys.path[:0] = [p for p in path if p not in sys.path]
+    for module in modules:
+        importlib.import_module(module)
+
+
 def main() -> None:
     """The worker process: ``python -m umb.attribute._background`` (settings on stdin)."""
     out = sys.stdout.buffer
@@ -213,6 +223,7 @@ def main() -> None:
 
     threading.Thread(target=read_commands, daemon=True).start()
     try:
+        import_plugins(settings.get("path") or [], settings.get("plugins") or [])
         worker = _Worker(Path(settings["run"]), Path(settings["bench"]), settings["seed"], emit)
         if worker.run_until_finished(commands):
             worker.finish()

@@ -9,7 +9,7 @@ import pytest
 
 import umb
 from umb import ConfigError, DataError
-from umb.run import HEADER, RunHeader, read_header
+from umb.run import HEADER, RunDirectory, RunHeader, read_header, read_records
 
 
 def test_a_run_header_names_its_systems_models_and_benchmark(
@@ -19,9 +19,23 @@ def test_a_run_header_names_its_systems_models_and_benchmark(
     umb.evaluate(demo_bench, out=run, systems=["rag_bm25", "no_context"], limit=first_dialogue,
                  trace=False)  # fmt: skip
     header = read_header(run)
+    assert header == RunDirectory(run).header()
     assert header.systems == ["rag_bm25", "no_context"]
     assert header.models == {"answerer": "offline", "judge": None, "extractor": "offline"}
     assert header.benchmark_dir() == demo_bench.resolve()
+
+
+def test_a_run_directory_reads_its_records_results_and_traces(
+    demo_bench: Path, tmp_path: Path, first_dialogue: int
+) -> None:
+    run = RunDirectory(tmp_path / "run")
+    assert not run.has_results() and run.records() == [] and run.traces() == {}
+    outcome = umb.evaluate(demo_bench, out=run.path, systems="rag_bm25", limit=first_dialogue)
+    assert run.has_results() and run.results() == outcome.results
+    assert run.records() == read_records(run.records_file)
+    assert len(run.records(keep=lambda r: {"id": r["question_id"]})) == first_dialogue
+    assert list(run.traces()) == ["rag_bm25"]
+    assert run.invocations_file.read_text().count("\n") == 1
 
 
 @pytest.mark.parametrize(

@@ -27,7 +27,7 @@ from umb.attribute._memory_units import DialogueUnits, has_memory_units, memory_
 from umb.attribute._run import run_traces
 from umb.bench import WORLD, Benchmark, Dialogue
 from umb.memory import memory_system_class
-from umb.run import RECORDS, RESULTS, add_to_results, read_header, read_records
+from umb.run import RunDirectory, add_to_results, read_header
 from umb.scoring import bootstrap_ratio_ci
 from umb.trace import DialogueTrace, Trace
 
@@ -159,7 +159,7 @@ def _recorded_dialogues(run: Path) -> list[str]:
     """The dialogues the run's records name, in record order: those its systems ingested, but
     for a dialogue begun when the run stopped (a trace that holds it has it read anyway)."""
     keep = ("system", "question_id", "dialogue_id")
-    records = read_records(run / RECORDS, keep=lambda r: {k: r.get(k) for k in keep})
+    records = RunDirectory(run).records(keep=lambda r: {k: r.get(k) for k in keep})
     return list(dict.fromkeys(str(r["dialogue_id"]) for r in records))
 
 
@@ -323,7 +323,7 @@ def memory_metrics_run(
         DataError: The run's or the benchmark's files are broken.
     """
     out = MemoryMetricsRun(run_dir, bench=bench, seed=seed).finish(write=write)
-    if write and (Path(run_dir) / RESULTS).exists():
+    if write and RunDirectory(Path(run_dir)).has_results():
         add_to_results(Path(run_dir), "memory_metrics", memory_metrics_entry(out))
     return out
 

@@ -23,7 +23,7 @@ from umb.attribute._evidence import FactChecker
 from umb.attribute._files import ATTRIBUTION_SUMMARY, ATTRIBUTIONS, failed, kept_part
 from umb.attribute._types import ERROR_TYPES, UNATTRIBUTED, Attribution
 from umb.bench import Dialogue
-from umb.run import RECORDS, read_header, read_records, trace_paths
+from umb.run import RunDirectory, read_header, trace_paths
 from umb.trace import DialogueTrace
 
 if TYPE_CHECKING:
@@ -127,7 +127,7 @@ def attribute_run(
     paths = run_traces(run)
     if not paths:
         raise ConfigError(f"{run}: no traces (was the run made with --no-trace?)")
-    records = read_records(run / RECORDS, keep=kept_part)  # one per key: a repeat is refused
+    records = RunDirectory(run).records(keep=kept_part)  # one per key: a repeat is refused
     root = Path(bench) if bench is not None else header.benchmark_dir()
     show = sys.stderr.isatty() if progress is None else progress
     todo = [r for r in records if failed(r)]

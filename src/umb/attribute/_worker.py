@@ -40,7 +40,7 @@ from umb.attribute._files import failed, kept_part
 from umb.attribute._memory_metrics_run import MemoryMetricsRun
 from umb.attribute._run import finish_attribution
 from umb.bench import Dialogue
-from umb.run import RECORDS, read_header, read_records, trace_path
+from umb.run import RunDirectory, read_header, trace_path
 from umb.trace import DialogueSplitter, DialogueTrace, TraceTail, paused_gc, read_dialogues
 
 _POLL_S = 0.05
@@ -148,7 +148,7 @@ class _Worker:
     def finish(self) -> None:
         """Read what is left, attribute what no job announced, write the files."""
         self.emit({"phase": "the last dialogues"})
-        records = read_records(self.run / RECORDS, keep=kept_part)
+        records = RunDirectory(self.run).records(keep=kept_part)
         todo = [r for r in records if failed(r)]
         by_dialogue = failed_by_dialogue(todo)
         for f in self.follow.values():

@@ -9,7 +9,7 @@ from typing import Any
 
 import umb.attribute
 from umb.attribute import BackgroundAnalysis, memory_metrics_entry
-from umb.run import RunConfig, RunOutcome, capture_third_party, run_eval, trace_paths
+from umb.run import RunConfig, RunDirectory, RunOutcome, capture_third_party, run_eval
 
 
 def evaluate(config: RunConfig, *, progress: bool | None = None) -> RunOutcome:
@@ -41,7 +41,7 @@ def evaluate(config: RunConfig, *, progress: bool | None = None) -> RunOutcome:
 
         def attribute() -> dict[str, Any]:
             """The run's later stage: its entry of results.json is the memory metrics."""
-            if not trace_paths(config.out):
+            if not RunDirectory(config.out).traces():
                 if background is not None:
                     background.abandon()
                 return {}

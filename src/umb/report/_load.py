@@ -8,17 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from umb.families import FAMILIES
-from umb.run import (
-    RECORDS,
-    RESULTS,
-    RecordKey,
-    aggregate_run,
-    load_results,
-    read_header,
-    read_records,
-    record_key,
-    sort_records,
-)
+from umb.run import RecordKey, RunDirectory, aggregate_run, record_key, sort_records
 
 #: What every section reads of every record (plots, counts, which questions failed); the
 #: drill-down and the examples of invalid replies get whole records.
@@ -94,12 +84,13 @@ def load_run(path: Path, label: str | None = None, *, slim: bool = False) -> Run
     Raises:
         DataError: It has no header, or its records are broken.
     """
-    header = read_header(path).data
-    has_results = (path / RESULTS).exists()
+    run = RunDirectory(path)
+    header = run.header().data
+    has_results = run.has_results()
     keep = _slim if slim and has_results else None
-    records = sort_records(read_records(path / RECORDS, keep=keep), header.get("systems", []))
+    records = sort_records(run.records(keep=keep), header.get("systems", []))
     if has_results:
-        results = load_results(path)
+        results = run.results()
     else:
         results = {"records": len(records), "complete": False, **aggregate_run(records, header)}
         if slim:
@@ -124,7 +115,7 @@ def _whole(runs: list[RunData], shown: int) -> None:
                 if bad[pair] <= EXAMPLES:
                     keys.add(record_key(r))
         if keys:
-            whole = read_records(run.path / RECORDS, keep=_whole_if(keys))
+            whole = RunDirectory(run.path).records(keep=_whole_if(keys))
             run.records = sort_records(whole, run.header.get("systems", []))
 
 

@@ -14,7 +14,6 @@ if typing.TYPE_CHECKING:
         parse_structured_output,
         parse_systems,
     )
-    from umb.run._header import RunHeader, read_header
     from umb.run._log import HEADER, RECORDS, RESULTS, RecordKey, read_records, record_key
     from umb.run._options import ExecutorOptions, ScoringOptions
     from umb.run._prompts import (
@@ -30,6 +29,7 @@ if typing.TYPE_CHECKING:
     from umb.run._ray_cluster import import_ray, ray_cluster
     from umb.run._record import answer_question
     from umb.run._results import add_to_results, aggregate_run, load_results, sort_records
+    from umb.run._rundir import RunDirectory, RunHeader, read_header
     from umb.run._runner import RunOutcome, arun_eval, run_eval
     from umb.run._score import JudgeTemplates, ScoreOutcome, score_predictions
     from umb.run._traces import trace_path, trace_paths
@@ -41,8 +41,9 @@ if typing.TYPE_CHECKING:
 _LAZY: dict[str, str] = {
     "CHUNK": "umb.run._tracestream",
     "HEADER": "umb.run._log",
-    "RunHeader": "umb.run._header",
-    "read_header": "umb.run._header",
+    "RunDirectory": "umb.run._rundir",
+    "RunHeader": "umb.run._rundir",
+    "read_header": "umb.run._rundir",
     "RECORDS": "umb.run._log",
     "RESULTS": "umb.run._log",
     "RecordKey": "umb.run._log",
@@ -88,6 +89,7 @@ __getattr__, __dir__ = _lazy_names(__name__, _LAZY, globals())
 __all__ = [
     "CHUNK",
     "HEADER",
+    "RunDirectory",
     "RunHeader",
     "read_header",
     "RECORDS",

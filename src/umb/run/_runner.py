@@ -28,10 +28,10 @@ from umb.models import UsageMeter
 from umb.run._benchcheck import check_benchmark
 from umb.run._config import RunConfig, build_header, check_header
 from umb.run._failures import CallFailures, count_failures
-from umb.run._header import read_header
 from umb.run._log import HEADER, INVOCATIONS, RECORDS, RecordLog, append_line, run_lock
 from umb.run._progress import StepBar, show_progress
 from umb.run._results import write_results
+from umb.run._rundir import read_header
 from umb.run.engine import JobPlan, OnJob, execute, latest_asked, pending_jobs
 
 

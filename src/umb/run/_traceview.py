@@ -15,7 +15,7 @@ from typing import Any, Final
 from umb._errors import ConfigError, DataError
 from umb._jsonio import iter_jsonl
 from umb.bench import Benchmark
-from umb.run._header import read_header
+from umb.run._rundir import read_header
 from umb.run._traces import trace_paths
 from umb.trace import Advance, Format, Trace, read_dialogues, read_trace, render_subgraph, turn_var
 

@@ -128,3 +128,28 @@ def test_out_and_systems_are_required(demo_bench: Path, tmp_path: Path) -> None:
         umb.evaluate(demo_bench, systems="rag_bm25")
     with pytest.raises(umb.ConfigError, match=r"needs systems="):
         umb.evaluate(bench=demo_bench, out=tmp_path)
+
+
+@pytest.mark.parametrize(
+    ("options", "message"),
+    [
+        ({"n_ctx": 4096}, r"n_ctx is an option of llamacpp/.*; none of this run's models \(off"),
+        ({"device": "cuda:0"}, r"device is an option of hf/<path>"),
+    ],
+)
+def test_a_backend_option_no_model_of_the_run_reads_is_refused(
+    demo_bench: Path, tmp_path: Path, options: dict[str, Any], message: str
+) -> None:
+    with pytest.raises(umb.ConfigError, match=message):
+        umb.evaluate(demo_bench, out=tmp_path / "run", systems="rag_bm25",
+                     options=umb.ModelOptions(**options))  # fmt: skip
+    assert not (tmp_path / "run").exists()
+
+
+def test_a_provider_declares_the_backend_options_it_reads() -> None:
+    from umb.models import BACKEND_OPTIONS, PROVIDERS, Provider
+
+    read = {option for name in PROVIDERS for option in PROVIDERS[name].options}
+    assert read == set(BACKEND_OPTIONS)  # every backend-only option is some backend's
+    with pytest.raises(umb.ConfigError, match="names n_batch, not among the backend options"):
+        Provider("mine", PROVIDERS["offline"].build, options=("n_batch",))

@@ -44,10 +44,12 @@ def _eval(
     limit: int = QUESTIONS,
     **options: Any,
 ) -> RunOutcome:
+    # Only the in-process model reads threads; a run that sets it for none is refused.
+    threads = THREADS if "llamacpp/" in f"{model} {judge}" else None
     config = RunConfig(
         bench=bench, out=out, systems=("rag_bm25",), model=model, judge=judge, limit=limit,
         memory=MEMORY, max_tokens=MAX_TOKENS, scoring=ScoringOptions(judge_votes=1),
-        options=ModelOptions(concurrency=1, max_retries=1, timeout_s=300.0, threads=THREADS,
+        options=ModelOptions(concurrency=1, max_retries=1, timeout_s=300.0, threads=threads,
                              **options),
     )  # fmt: skip
     return run_eval(config, progress=False)

@@ -13,6 +13,8 @@ def test_models_exports():
     assert sorted(umb.models.__all__) == sorted(
         [
             "ROLES",
+            "BACKEND_OPTIONS",
+            "unread_options",
             "SPEC_FORMS",
             "GenerateRequest",
             "GenerateResult",

@@ -31,6 +31,7 @@ ATTRIBUTION = {
     "NeedsRule",
     "needs_rule",
     "memory_metrics_run",
+    "memory_metrics_entry",
     "read_attributions",
     "read_memory_metrics",
     "run_fault_injection",

@@ -16,8 +16,13 @@ if typing.TYPE_CHECKING:
     from umb.models._cache import ResponseCache, cache_key
     from umb.models._factory import ROLES, SPEC_FORMS, ModelOnUse, load_model
     from umb.models._loaded import LoadedModel
-    from umb.models._options import STRUCTURED_OUTPUTS, ModelOptions, StructuredOutput
-    from umb.models._provider import PROVIDERS, Provider, provider, spec_provider
+    from umb.models._options import (
+        BACKEND_OPTIONS,
+        STRUCTURED_OUTPUTS,
+        ModelOptions,
+        StructuredOutput,
+    )
+    from umb.models._provider import PROVIDERS, Provider, provider, spec_provider, unread_options
     from umb.models._usage import SUMMED_COUNTS, RoleUsage, UsageMeter, percentile
 
 # Names load on first use: a module that only names a result type loads no HTTP client,
@@ -43,6 +48,8 @@ _LAZY: dict[str, str] = {
     "Provider": "umb.models._provider",
     "provider": "umb.models._provider",
     "spec_provider": "umb.models._provider",
+    "unread_options": "umb.models._provider",
+    "BACKEND_OPTIONS": "umb.models._options",
     "RoleUsage": "umb.models._usage",
     "UsageMeter": "umb.models._usage",
     "percentile": "umb.models._usage",
@@ -66,6 +73,8 @@ __all__ = [
     "Provider",
     "provider",
     "spec_provider",
+    "unread_options",
+    "BACKEND_OPTIONS",
     "ResponseCache",
     "Role",
     "RoleUsage",

@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Literal
+from typing import Final, Literal
 
 from umb._errors import ConfigError
 
@@ -15,6 +15,12 @@ STRUCTURED_OUTPUTS: tuple[StructuredOutput, ...] = ("auto", "on", "off")
 
 def _base_url_from_env() -> str | None:
     return os.environ.get("OPENAI_BASE_URL") or None
+
+
+BACKEND_OPTIONS: Final = ("device", "allow_download", "n_ctx", "threads", "seed")
+"""The :class:`ModelOptions` fields only some backends read; each provider names those it takes
+(:attr:`umb.models.Provider.options`), and a run that sets one none of its models reads is
+refused (:func:`umb.models.unread_options`)."""
 
 
 @dataclass(frozen=True)

@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
+from umb._errors import ConfigError
 from umb._registry import Registry
 from umb.models._api import ModelAPI
-from umb.models._options import ModelOptions
+from umb.models._options import BACKEND_OPTIONS, ModelOptions
 
 CacheIdentity = tuple[str, str, str]
 """(provider, model, endpoint) that responses are cached under; empty strings: not cached."""
@@ -35,6 +36,18 @@ class Provider:
     and the run's header records them."""
     description: str = ""
     """One line on what the backend is: its entry in the report's glossary."""
+    options: tuple[str, ...] = ()
+    """The backend-only :class:`ModelOptions` fields it reads (of :data:`BACKEND_OPTIONS`):
+    ``hf`` reads ``device`` and ``allow_download``, ``llamacpp`` ``n_ctx``, ``threads`` and
+    ``seed``."""
+
+    def __post_init__(self) -> None:
+        unknown = [o for o in self.options if o not in BACKEND_OPTIONS]
+        if unknown:
+            raise ConfigError(
+                f"model provider {self.name!r} names {', '.join(unknown)}, not among the "
+                f"backend options ({', '.join(BACKEND_OPTIONS)})"
+            )
 
 
 def _is_provider(name: str, obj: object) -> Provider:
@@ -62,6 +75,7 @@ def provider(
     reads_gold: bool = False,
     endpoint: bool = False,
     description: str = "",
+    options: tuple[str, ...] = (),
 ) -> Callable[[Build], Build]:
     """Register ``build(name_after_slash, options) -> (backend, cache identity)`` as ``name``.
 
@@ -73,7 +87,7 @@ def provider(
         PROVIDERS.add(
             name,
             Provider(name, build, takes_name, form or name, llm, reads_gold, endpoint,
-                     description),  # fmt: skip
+                     description, options),  # fmt: skip
         )
         return build
 
@@ -87,3 +101,20 @@ def spec_provider(spec: str) -> Provider | None:
     :attr:`~Provider.endpoint`) instead of matching spec strings.
     """
     return PROVIDERS.get(spec.strip().partition("/")[0])
+
+
+def unread_options(options: ModelOptions, specs: Iterable[str]) -> list[str]:
+    """The backend-only options set away from their defaults that no provider of ``specs``
+    reads (``n_ctx`` with an ``openai/…`` answerer): set, they would silently do nothing."""
+    read: set[str] = set()
+    for spec in specs:
+        found = spec_provider(spec)
+        if found is None:
+            return []  # an unknown spec is refused when it loads, with a "did you mean"
+        read.update(found.options)
+    default = ModelOptions(base_url=None)
+    return [
+        name
+        for name in BACKEND_OPTIONS
+        if name not in read and getattr(options, name) != getattr(default, name)
+    ]

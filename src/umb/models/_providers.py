@@ -68,8 +68,12 @@ OPENAI = Provider(
     "openai", _openai, form="openai/<model>", endpoint=True,
     description="A model behind an OpenAI-compatible endpoint.",
 )  # fmt: skip
-HF = Provider("hf", _hf, form="hf/<path>", description="A local transformers model.")
+HF = Provider(
+    "hf", _hf, form="hf/<path>", description="A local transformers model.",
+    options=("device", "allow_download"),
+)  # fmt: skip
 LLAMACPP = Provider(
     "llamacpp", _llamacpp, form="llamacpp/<file.gguf | name>",
     description="A GGUF model run in process by llama.cpp.",
+    options=("n_ctx", "threads", "seed"),
 )  # fmt: skip

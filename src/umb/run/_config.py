@@ -25,7 +25,14 @@ from umb.memory import (
     memory_system_class,
     memory_system_names,
 )
-from umb.models import STRUCTURED_OUTPUTS, ModelOptions, StructuredOutput, spec_provider
+from umb.models import (
+    PROVIDERS,
+    STRUCTURED_OUTPUTS,
+    ModelOptions,
+    StructuredOutput,
+    spec_provider,
+    unread_options,
+)
 from umb.run._options import ExecutorOptions, ScoringOptions
 from umb.run._profiles import PROFILE_VERSION
 from umb.run._prompts import PROMPT_VERSION
@@ -101,6 +108,13 @@ class RunConfig:
         if self.limit is not None and self.limit < 1:
             raise ConfigError(f"--limit must be at least 1, not {self.limit}")
         check_scorer(self.scoring.scorer, self.judge)
+        specs = list(dict.fromkeys(s for s in (self.model, self.judge, self.extractor) if s))
+        for name in unread_options(self.options, specs):
+            takes = " or ".join(p.form for p in PROVIDERS.values() if name in p.options)
+            raise ConfigError(
+                f"{name} is an option of {takes or 'no backend'}; none of this run's models "
+                f"({', '.join(specs)}) reads it"
+            )
 
     @property
     def resolved_cache_path(self) -> Path | None:

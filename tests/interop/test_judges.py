@@ -102,3 +102,15 @@ def test_longmemeval_checkout_function_is_called_without_running_its_module(
     assert {r["template_set"] for r in recs} == {"checkout"}
     with pytest.raises(ConfigError, match="not found; give the root of a LongMemEval checkout"):
         JudgeTemplates(checkout=tmp_path).load("longmemeval_judge")
+
+
+def test_a_checkout_is_for_the_judges_that_read_one(demo_bench: Path, tmp_path: Path) -> None:
+    from umb.run import score_predictions
+
+    # mem0's judge has no checkout reader: its prompts come from a file or umb's wording.
+    assert JudgeTemplates(checkout=tmp_path).load("mem0_judge") is None
+    predictions = tmp_path / "p.jsonl"
+    predictions.write_text('{"question_id": "q1", "prediction": "x"}\n')
+    with pytest.raises(ConfigError, match="template-from is for --scorer longmemeval_judge"):
+        score_predictions(demo_bench, predictions, tmp_path / "out", ["mem0_judge"],
+                          judge="oracle", templates=JudgeTemplates(checkout=tmp_path))  # fmt: skip

@@ -29,13 +29,10 @@ NATIVE_FILE = "native.json"
 
 IMPORTER_VERSION = "1"
 
-#: The family field that holds the one-line answer, used where a peer format has one answer.
-_PRIMARY_FIELD = PRIMARY_FIELDS
-
-
 def primary_answer(q: Question) -> str:
     """The question's gold answer as one string (the family's main answer field)."""
-    value = q.gold.get(_PRIMARY_FIELD.get(q.family, "answer"), "")
+    # The family's one-line answer field, where a peer format has one answer.
+    value = q.gold.get(PRIMARY_FIELDS.get(q.family, "answer"), "")
     return "" if value is None else str(value)
 
 

@@ -10,15 +10,12 @@ from __future__ import annotations
 
 import datetime as dt
 import json
-from typing import Any, Final
+from typing import Any
 
 from umb.bench import Question
 from umb.families import FAMILY_WEIGHTS, PRIMARY_FIELDS, REQUIRED_FIELDS
 from umb.parametric._config import InstructionStyle
 from umb.run import family_instruction_text
-
-#: The field whose value is the original's ``reference`` / ``gold_answer`` string.
-REFERENCE_FIELD: Final = PRIMARY_FIELDS
 
 Span = tuple[int, int]
 
@@ -75,7 +72,8 @@ def render_output(question: Question) -> tuple[str, list[Span]]:
 
 def reference(question: Question) -> str:
     """The gold's headline answer as a string (the original's ``gold_answer``)."""
-    value = question.gold.get(REFERENCE_FIELD.get(question.family, ""), "")
+    # The original's ``reference`` / ``gold_answer`` string is the family's primary field.
+    value = question.gold.get(PRIMARY_FIELDS.get(question.family, ""), "")
     return value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)
 
 

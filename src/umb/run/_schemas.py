@@ -7,13 +7,10 @@ A schema only shapes the reply; parsing and scoring treat a reply the same way w
 
 from __future__ import annotations
 
-from typing import Any, Final
+from typing import Any
 
 from umb._errors import ConfigError
 from umb.families import FIELD_SCHEMAS, REQUIRED_FIELDS
-
-FIELD_TYPES: Final = FIELD_SCHEMAS
-"""Family -> field -> JSON schema of the field (declared with each :class:`umb.families.Family`)."""
 
 
 def answer_schema(family: str) -> dict[str, Any]:
@@ -22,7 +19,7 @@ def answer_schema(family: str) -> dict[str, Any]:
     Raises:
         ConfigError: Unknown family.
     """
-    fields = FIELD_TYPES.get(family)
+    fields = FIELD_SCHEMAS.get(family)  # declared with each umb.families.Family
     if fields is None:
         raise ConfigError(f"unknown question family {family!r}")
     return {

@@ -24,7 +24,7 @@ import orjson
 from umb._errors import ConfigError
 from umb._jsonio import atomic_write_bytes, dumps_pretty
 from umb.bench import Benchmark
-from umb.interop import TemplateSet, judge_templates_from_checkout, judge_templates_from_file
+from umb.interop import TemplateSet, judge_templates_from_file
 from umb.models import load_model
 from umb.run._config import RUN_FORMAT, RUN_FORMAT_VERSION, _relative, _versions, scorer_header
 from umb.run._log import HEADER, RECORDS, RESULTS
@@ -121,15 +121,20 @@ class JudgeTemplates:
     file: Path | None = None
     """A template file (``--judge-template``), for every judge scorer asked for."""
     checkout: Path | None = None
-    """A LongMemEval checkout (``--judge-template-from``), for ``longmemeval_judge``."""
+    """A peer's checkout (``--judge-template-from``), for the judges that read their prompts
+    from one (a class with ``templates_from_checkout``: ``longmemeval_judge``)."""
 
     def load(self, name: str) -> TemplateSet | None:
         """The template set of judge scorer ``name``, or None for umb's wording."""
-        if self.checkout is not None and name == "longmemeval_judge":
-            return judge_templates_from_checkout(self.checkout)
-        if self.file is None or name not in JUDGE_SCORERS:
+        if name not in JUDGE_SCORERS:
             return None
         cls = PEER_SCORERS.get_or_raise(name)
+        from_checkout = getattr(cls, "templates_from_checkout", None)
+        if self.checkout is not None and from_checkout is not None:
+            found: TemplateSet = from_checkout(self.checkout)
+            return found
+        if self.file is None:
+            return None
         keys, fields = getattr(cls, "template_keys", ()), getattr(cls, "template_fields", ())
         return judge_templates_from_file(self.file, name, keys, fields)
 
@@ -185,12 +190,10 @@ def score_predictions(
     bench = Benchmark.open(bench_dir)
     preds = read_predictions(predictions, list(bench.questions))
     items = _units(bench, preds)
-    if (
-        templates is not None
-        and templates.checkout is not None
-        and "longmemeval_judge" not in names
-    ):
-        raise ConfigError("--judge-template-from is for --scorer longmemeval_judge")
+    if templates is not None and templates.checkout is not None:
+        readers = [n for n in JUDGE_SCORERS if hasattr(PEER_SCORERS[n], "templates_from_checkout")]
+        if not set(readers) & set(names):
+            raise ConfigError(f"--judge-template-from is for --scorer {' or '.join(readers)}")
     built, by_scorer = asyncio.run(_score_all(names, judge, templates or JudgeTemplates(), items))
     ranking = [n for n in names if built[n].reads == "retrieved"]
     primary = next((n for n in names if n not in ranking), names[0])

@@ -19,7 +19,7 @@ from typing import Any, Final
 from umb._errors import ConfigError
 from umb.bench import Question
 from umb.interop._common import native_answer_text, text_hash
-from umb.interop._judge_templates import TemplateSet, builtin
+from umb.interop._judge_templates import TemplateSet, builtin, judge_templates_from_checkout
 from umb.interop._scorer_base import mean, record
 from umb.interop.longmemeval._export import FAMILY_TO_TYPE
 from umb.interop.longmemeval._instance import LME_TYPES, is_abstention_id
@@ -119,6 +119,8 @@ class LongMemEvalJudge:
     needs_judge: Final = True
     template_keys: Final = TEMPLATE_KEYS
     template_fields: Final = TEMPLATE_FIELDS
+    # ``--judge-template-from CHECKOUT``: the prompts of the original's own code.
+    templates_from_checkout = staticmethod(judge_templates_from_checkout)
 
     header_fields: Final = {"judge_prompt_set_hash": PROMPT_SET_HASH}
     """What a run's header pins about this scorer besides name and version."""

@@ -54,15 +54,22 @@ LOGS: list[tuple[Callable[[Path], KeyedLog[Any]], Callable[[int], Record]]] = [
 IDS = ["eval", "parametric", "statetrack"]
 
 
+def _one_record_then(
+    tmp_path: Path, open_log: Callable[[Path], KeyedLog[Any]], record: Record, tail: bytes
+) -> None:
+    """A log holding ``record``, then ``tail`` written after it as a killed writer might."""
+    with open_log(tmp_path) as log:
+        log.append(record)
+        path = log.path
+    with path.open("ab") as f:
+        f.write(tail)
+
+
 @pytest.mark.parametrize(("open_log", "record"), LOGS, ids=IDS)
 def test_a_torn_last_line_is_cut_and_appends_start_clean(
     tmp_path: Path, open_log: Callable[[Path], KeyedLog[Any]], record: Callable[[int], Record]
 ) -> None:
-    with open_log(tmp_path) as log:
-        log.append(record(1))
-        path = log.path
-    with path.open("ab") as f:
-        f.write(b'{"system": "rag_bm25", "quest')  # a writer killed mid-line
+    _one_record_then(tmp_path, open_log, record(1), b'{"system": "rag_bm25", "quest')
     with open_log(tmp_path) as log:
         assert log.records == [record(1)]
         log.append(record(2))
@@ -75,11 +82,8 @@ def test_a_torn_last_line_is_cut_and_appends_start_clean(
 def test_a_broken_line_before_the_last_names_its_line(
     tmp_path: Path, open_log: Callable[[Path], KeyedLog[Any]], record: Callable[[int], Record]
 ) -> None:
-    with open_log(tmp_path) as log:
-        log.append(record(1))
-        path = log.path
-    with path.open("ab") as f:
-        f.write(b'{"not": "a record"}\n' + orjson.dumps(record(2)) + b"\n")
+    broken = b'{"not": "a record"}\n' + orjson.dumps(record(2)) + b"\n"
+    _one_record_then(tmp_path, open_log, record(1), broken)
     with pytest.raises(DataError, match=r"records\.jsonl:2: not a JSON record"):
         open_log(tmp_path)
 

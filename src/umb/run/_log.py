@@ -48,17 +48,8 @@ def read_records(
     repair: bool = False,
     keep: Callable[[dict[str, Any]], dict[str, Any]] | None = None,
 ) -> list[dict[str, Any]]:
-    """Read a records file, tolerating one unfinished last line.
-
-    Args:
-        path: ``records.jsonl``; a missing file reads as no records.
-        repair: Cut an unfinished last line off the file (the writer does this on resume);
-            otherwise it is only skipped.
-        keep: What to hold of each record (say, a few of its fields), so a reader that needs
-            little of a large run does not hold all of it.
-
-    Returns:
-        The complete records, in file order.
+    """Read ``records.jsonl`` (:func:`umb._recordlog.read_keyed_records`, one record per
+    (system, question id)); a missing file reads as no records.
 
     Raises:
         DataError: A line other than the last is not a JSON record, or a key repeats.

@@ -78,6 +78,46 @@ def test_no_broken_grammar(which: str, small: Benchmark, demo_bench: Path) -> No
         assert not _ARTICLE.search(text), text
 
 
+# Each gendered relation word, and its counterpart, with the gender it names.
+_KIN_GENDER = {k: g for k, (g, _) in W.GENDERED_KIN.items()} | {
+    other: "male" if g == "female" else "female" for g, other in W.GENDERED_KIN.values()
+}
+_NAMED_KIN = re.compile(r"\b[Mm]y ([a-z]+),? ([A-Z][a-z]+)\b")
+
+
+@pytest.mark.parametrize("which", ["demo", "small"])
+def test_a_named_relative_has_the_relation_of_their_gender(
+    which: str, small: Benchmark, demo_bench: Path
+) -> None:
+    """No "my sister Marco" or "my uncle Mei" (the rubric's defect e)."""
+    from umb.world import _vocab as V
+
+    bench = small if which == "small" else Benchmark.open(demo_bench)
+    female, male = set(V.FIRST_NAMES["female"]), set(V.FIRST_NAMES["male"])
+    named = wrong = 0
+    for d in bench.iter_dialogues():
+        for t in d.turns():
+            for kin, name in _NAMED_KIN.findall(t.text):
+                if kin not in _KIN_GENDER or name in female & male:
+                    continue
+                named += 1
+                wrong += name in (male if _KIN_GENDER[kin] == "female" else female)
+    assert named > 0 and wrong == 0
+
+
+def test_a_relation_keeps_its_draw_and_takes_the_gender_of_the_name() -> None:
+    import random
+
+    from umb.render._chat import _kin
+
+    for seed in range(200):
+        drawn = random.Random(seed).choice(W.KIN)
+        for gender in ("female", "male"):
+            kin = _kin(random.Random(seed), gender)
+            assert W.GENDERED_KIN.get(kin, (gender, ""))[0] == gender or kin not in W.GENDERED_KIN
+            assert kin == drawn or W.GENDERED_KIN[drawn][1] == kin
+
+
 def test_every_tagged_fact_is_stated_in_its_turn(small: Benchmark) -> None:
     facts = small.facts
     checked = 0

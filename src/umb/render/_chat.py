@@ -25,8 +25,21 @@ class _Clause:
         self.text, self.noun, self.name = text, noun, name
 
 
+def _gendered_name(rng: random.Random) -> tuple[str, str]:
+    gender = rng.choice(("female", "male"))
+    return rng.choice(V.FIRST_NAMES[gender]), gender
+
+
 def _name(rng: random.Random) -> str:
-    return rng.choice(V.FIRST_NAMES[rng.choice(("female", "male"))])
+    return _gendered_name(rng)[0]
+
+
+def _kin(rng: random.Random, gender: str) -> str:
+    """A relation for a person of ``gender``: one draw from :data:`W.KIN` whatever the gender,
+    so the small talk around it stays the same, then the word of that gender."""
+    kin = rng.choice(W.KIN)
+    kin_gender, other = W.GENDERED_KIN.get(kin, (gender, kin))
+    return kin if kin_gender == gender else other
 
 
 def _place(rng: random.Random) -> str:
@@ -44,12 +57,12 @@ def _adverb(rng: random.Random) -> str:
     return f"{rng.choice(W.ALL_ADVERBS)} " if rng.random() < 0.45 else ""
 
 
-def _subject(rng: random.Random, name: str) -> str:
+def _subject(rng: random.Random, name: str, gender: str) -> str:
     roll = rng.random()
     if roll < 0.35:
         return "I"
     if roll < 0.6:
-        return f"my {rng.choice(W.KIN)} {name}"
+        return f"my {_kin(rng, gender)} {name}"
     if roll < 0.75:
         return f"{name} from {rng.choice(W.GROUPS)}"
     if roll < 0.85:
@@ -65,8 +78,8 @@ def _thing(rng: random.Random) -> tuple[str, str]:
 
 def clause(rng: random.Random) -> _Clause:
     """A small-talk sentence: someone did something to a thing, a show, a meal or the weather."""
-    name = _name(rng)
-    who = _subject(rng, name)
+    name, gender = _gendered_name(rng)
+    who = _subject(rng, name, gender)
     opener = f"{rng.choice(W.WHEN_VAGUE)} " if rng.random() < 0.15 else ""
     adv = _adverb(rng)
     kind = rng.random()

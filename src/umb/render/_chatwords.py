@@ -12,6 +12,18 @@ KIN = (
     "dentist", "hairdresser", "stepdad", "goddaughter", "classmate", "teammate", "ex",
     "manager", "mechanic", "postman", "babysitter", "tutor", "trainer", "roommate",
 )  # fmt: skip
+#: A gendered relation of :data:`KIN` -> (its gender, the same relation of the other gender):
+#: a named relative takes the word of the name's gender ("my brother Marco", never "my sister
+#: Marco").
+GENDERED_KIN: dict[str, tuple[str, str]] = {
+    "sister": ("female", "brother"), "brother": ("male", "sister"),
+    "aunt": ("female", "uncle"), "uncle": ("male", "aunt"),
+    "niece": ("female", "nephew"), "nephew": ("male", "niece"),
+    "godmother": ("female", "godfather"), "grandmother": ("female", "grandad"),
+    "grandad": ("male", "grandmother"), "stepdad": ("male", "stepmum"),
+    "goddaughter": ("female", "godson"), "postman": ("male", "postwoman"),
+    "landlord": ("male", "landlady"),
+}  # fmt: skip
 
 ADJ = (
     "tiny", "enormous", "chipped", "ancient", "shiny", "lopsided", "suspicious", "glorious",

@@ -118,6 +118,26 @@ def test_a_relation_keeps_its_draw_and_takes_the_gender_of_the_name() -> None:
             assert kin == drawn or W.GENDERED_KIN[drawn][1] == kin
 
 
+_PART_OF_DAY = re.compile(r"\b(Morning|Afternoon|Evening), [A-Z]")
+
+
+@pytest.mark.parametrize("which", ["demo", "small"])
+def test_a_greeting_fits_the_hour_of_its_session(
+    which: str, small: Benchmark, demo_bench: Path
+) -> None:
+    """No "Morning, Ava" at three in the afternoon (the rubric's defect e)."""
+    bench = small if which == "small" else Benchmark.open(demo_bench)
+    fits = {"Morning": range(0, 12), "Afternoon": range(12, 18), "Evening": range(18, 24)}
+    greeted = 0
+    for d in bench.iter_dialogues():
+        for s in d.sessions:
+            found = _PART_OF_DAY.search(s.turns[0].text)
+            if found:
+                greeted += 1
+                assert int(s.started_at[11:13]) in fits[found.group(1)], (s.id, s.turns[0].text)
+    assert greeted > 0
+
+
 def test_every_tagged_fact_is_stated_in_its_turn(small: Benchmark) -> None:
     facts = small.facts
     checked = 0

@@ -190,7 +190,8 @@ class TemplateRenderer:
                 s.blocks += self._profile_blocks(rng, ch, other, facts_by_event[events[0].id])
                 s.head = len(s.blocks)
             else:
-                greet = f"{pick(rng, P.HELLO)}, {pick(rng, P.HOW)}".format(name=ch.first_name)
+                hello = _time_of_day(pick(rng, P.HELLO), s.at)
+                greet = f"{hello}, {pick(rng, P.HOW)}".format(name=ch.first_name)
                 s.blocks.append([("user", capitalise(greet), ())])
             for e in s.events:
                 same_day = days.count(e.at[:10]) > 1
@@ -256,3 +257,12 @@ def _alternate(lines: list[Line]) -> list[Line]:
         else:
             out.append((role, text, ids))
     return out
+
+
+def _time_of_day(hello: str, at: str) -> str:
+    """``hello`` with its "Morning" fitted to the session's hour (``at``: ``YYYY-MM-DDTHH:MM``):
+    a catch-up at 15:00 opens with "Afternoon", one at 19:00 with "Evening"."""
+    hour = int(at[11:13])
+    if hour < 12:
+        return hello
+    return hello.replace("Morning", "Afternoon" if hour < 18 else "Evening")

@@ -59,6 +59,10 @@ def test_bm25_recall_is_neither_trivial_nor_impossible(stats: dict[str, Any]) ->
         assert 5 <= stats["bm25_recall_at_5"][family] <= 50, family
 
 
+def _preset(which: str, small: Benchmark, demo_bench: Path) -> Benchmark:
+    return small if which == "small" else Benchmark.open(demo_bench)
+
+
 def _past_after_did(text: str) -> list[str]:
     out = []
     for word in _DID.findall(text):
@@ -69,7 +73,7 @@ def _past_after_did(text: str) -> list[str]:
 
 @pytest.mark.parametrize("which", ["demo", "small"])
 def test_no_broken_grammar(which: str, small: Benchmark, demo_bench: Path) -> None:
-    bench = small if which == "small" else Benchmark.open(demo_bench)
+    bench = _preset(which, small, demo_bench)
     texts = [q.query for q in bench.questions]
     texts += [t.text for d in bench.iter_dialogues() for t in d.turns()]
     for text in texts:
@@ -92,7 +96,7 @@ def test_a_named_relative_has_the_relation_of_their_gender(
     """No "my sister Marco" or "my uncle Mei" (the rubric's defect e)."""
     from umb.world import _vocab as V
 
-    bench = small if which == "small" else Benchmark.open(demo_bench)
+    bench = _preset(which, small, demo_bench)
     female, male = set(V.FIRST_NAMES["female"]), set(V.FIRST_NAMES["male"])
     named = wrong = 0
     for d in bench.iter_dialogues():
@@ -114,7 +118,7 @@ def test_a_relation_keeps_its_draw_and_takes_the_gender_of_the_name() -> None:
         drawn = random.Random(seed).choice(W.KIN)
         for gender in ("female", "male"):
             kin = _kin(random.Random(seed), gender)
-            assert W.GENDERED_KIN.get(kin, (gender, ""))[0] == gender or kin not in W.GENDERED_KIN
+            assert _KIN_GENDER.get(kin, gender) == gender
             assert kin == drawn or W.GENDERED_KIN[drawn][1] == kin
 
 
@@ -126,7 +130,7 @@ def test_a_greeting_fits_the_hour_of_its_session(
     which: str, small: Benchmark, demo_bench: Path
 ) -> None:
     """No "Morning, Ava" at three in the afternoon (the rubric's defect e)."""
-    bench = small if which == "small" else Benchmark.open(demo_bench)
+    bench = _preset(which, small, demo_bench)
     fits = {"Morning": range(0, 12), "Afternoon": range(12, 18), "Evening": range(18, 24)}
     greeted = 0
     for d in bench.iter_dialogues():

@@ -142,6 +142,30 @@ def test_a_greeting_fits_the_hour_of_its_session(
     assert greeted > 0
 
 
+@pytest.mark.parametrize("which", ["demo", "small"])
+def test_nobody_names_themselves_in_small_talk(
+    which: str, small: Benchmark, demo_bench: Path
+) -> None:
+    """No "my teammate Otto" said by Otto, no "give my love to Naomi" said by Naomi (the
+    rubric's defect e); a turn without facts names its speaker only to introduce them."""
+    from umb.world import _vocab as V
+
+    bench = _preset(which, small, demo_bench)
+    surnames = set(V.LAST_NAMES)
+    chatted = 0
+    for d in bench.iter_dialogues():
+        for t in d.turns():
+            if t.fact_ids:
+                continue
+            chatted += 1
+            first = t.speaker.split()[0]
+            if first in surnames:  # "Quinn's repair café" names another Quinn
+                continue
+            named = re.search(rf"\b{re.escape(first)}\b", t.text)
+            assert not named or f"I'm {t.speaker}" in t.text, (t.id, t.text)
+    assert chatted > 0
+
+
 def test_every_tagged_fact_is_stated_in_its_turn(small: Benchmark) -> None:
     facts = small.facts
     checked = 0

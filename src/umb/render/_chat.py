@@ -25,13 +25,23 @@ class _Clause:
         self.text, self.noun, self.name = text, noun, name
 
 
-def _gendered_name(rng: random.Random) -> tuple[str, str]:
+def _gendered_name(rng: random.Random, avoid: tuple[str, ...] = ()) -> tuple[str, str]:
+    """A first name and its gender, never one of ``avoid`` (the two speakers': "my teammate
+    Otto" said by Otto). A name to avoid gives way to the next of the list, not to a new draw,
+    so the small talk around it stays the same."""
     gender = rng.choice(("female", "male"))
-    return rng.choice(V.FIRST_NAMES[gender]), gender
+    names = V.FIRST_NAMES[gender]
+    name = rng.choice(names)
+    if name in avoid:
+        start = names.index(name)
+        name = next(n for k in range(1, len(names)) if (n := names[(start + k) % len(names)])
+                    not in avoid)  # fmt: skip
+    return name, gender
 
 
-def _name(rng: random.Random) -> str:
-    return _gendered_name(rng)[0]
+def first_name(rng: random.Random, avoid: tuple[str, ...] = ()) -> str:
+    """A first name of either gender, never one of ``avoid`` (see :func:`_gendered_name`)."""
+    return _gendered_name(rng, avoid)[0]
 
 
 def _kin(rng: random.Random, gender: str) -> str:
@@ -76,9 +86,10 @@ def _thing(rng: random.Random) -> tuple[str, str]:
     return article(f"{', '.join(adjectives)} {noun}"), noun
 
 
-def clause(rng: random.Random) -> _Clause:
-    """A small-talk sentence: someone did something to a thing, a show, a meal or the weather."""
-    name, gender = _gendered_name(rng)
+def clause(rng: random.Random, avoid: tuple[str, ...] = ()) -> _Clause:
+    """A small-talk sentence: someone did something to a thing, a show, a meal or the weather;
+    the people it names are none of ``avoid`` (the speakers' first names)."""
+    name, gender = _gendered_name(rng, avoid)
     who = _subject(rng, name, gender)
     opener = f"{rng.choice(W.WHEN_VAGUE)} " if rng.random() < 0.15 else ""
     adv = _adverb(rng)
@@ -94,7 +105,7 @@ def clause(rng: random.Random) -> _Clause:
     elif kind < 0.62:
         food = rng.choice(W.ALL_FOOD)
         noun = food.split()[-1]
-        body = f"{who} {adv}{pick(rng, W.FOOD_VERBS)} {food} for {_name(rng)}"
+        body = f"{who} {adv}{pick(rng, W.FOOD_VERBS)} {food} for {first_name(rng, avoid)}"
     elif kind < 0.72:
         noun = rng.choice(W.ALL_SPOT)
         verb = rng.choice(W.GATHER_VERBS)
@@ -102,12 +113,12 @@ def clause(rng: random.Random) -> _Clause:
     elif kind < 0.8:
         noun = "afternoon"
         doing = rng.choice(W.ALL_PASTIMES)
-        body = f"{who} spent {rng.choice(W.STRETCHES)} {doing} with {_name(rng)}"
+        body = f"{who} spent {rng.choice(W.STRETCHES)} {doing} with {first_name(rng, avoid)}"
     elif kind < 0.95:
         noun = "argument"
         verb = rng.choice(("argued", "bickered", "debated"))
         topic = rng.choice(W.ALL_TOPICS)
-        body = f"{who} {adv}{verb} with {_name(rng)} about {topic}"
+        body = f"{who} {adv}{verb} with {first_name(rng, avoid)} about {topic}"
     else:
         noun = "weather"
         obj, _ = _thing(rng)
@@ -119,20 +130,22 @@ def clause(rng: random.Random) -> _Clause:
 
 
 def small_talk(rng: random.Random, first: str, other_first: str) -> list[Line]:
-    """One small-talk exchange of four turns, started by the interlocutor's own news."""
-    news = clause(rng)
+    """One small-talk exchange of four turns, started by the interlocutor's own news; the
+    people it names are neither of the two speakers (``first``, ``other_first``)."""
+    avoid = (first, other_first)
+    news = clause(rng, avoid)
     opening = f"{news.text} {pick(rng, W.ASK_BACK)}" if rng.random() < 0.3 else news.text
-    story = clause(rng)
-    more = f" {clause(rng).text}" if rng.random() < 0.5 else ""
+    story = clause(rng, avoid)
+    more = f" {clause(rng, avoid).text}" if rng.random() < 0.5 else ""
     reply = f"{story.text}{more}"
     if rng.random() < 0.5:
         noun = story.noun
         follow = pick(rng, W.ASK_ABOUT).format(name=story.name, noun=noun, noun_a=article(noun))
     else:
-        follow = clause(rng).text
+        follow = clause(rng, avoid).text
     react = f"{verdict(rng, rng.choice(tuple(W.VERDICTS)))} {follow}"  # light news: any mood
     answer = pick(rng, W.SHORT_ANSWER).format(name=story.name)
-    coda = f"{answer}. {clause(rng).text}"
+    coda = f"{answer}. {clause(rng, avoid).text}"
     return [("user", opening, ()), ("assistant", reply, ()), ("user", react, ()),
             ("assistant", coda, ())]  # fmt: skip
 
@@ -143,9 +156,9 @@ def verdict(rng: random.Random, mood: str) -> str:
     return f"{rng.choice(W.INTERJS[fit])}, {rng.choice(W.VERDICTS[fit])}!"
 
 
-def transition(rng: random.Random, mood: str = "neutral") -> str:
+def transition(rng: random.Random, mood: str = "neutral", avoid: tuple[str, ...] = ()) -> str:
     """What the interlocutor says between two pieces of the character's news; a verdict on the
-    news before fits its ``mood``."""
+    news before fits its ``mood``, and the people it names are none of ``avoid``."""
     if rng.random() < 0.5:
         return f"{verdict(rng, mood)} {pick(rng, P.NEXT)}"
-    return f"{clause(rng).text} {pick(rng, P.NEXT)}"
+    return f"{clause(rng, avoid).text} {pick(rng, P.NEXT)}"

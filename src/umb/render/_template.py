@@ -15,7 +15,7 @@ from umb._tokens import estimate_tokens
 from umb.bench import TEMPLATE, Dialogue, Fact, Interlocutor, Session, Turn
 from umb.render import _kindtalk as K
 from umb.render import _phrases as P
-from umb.render._chat import small_talk, transition
+from umb.render._chat import first_name, small_talk, transition
 from umb.render._narrate import tell_event
 from umb.render._timeexpr import clock, when
 from umb.render._vary import pick
@@ -226,7 +226,7 @@ class TemplateRenderer:
         out: list[Session] = []
         for i, s in enumerate(sessions, start=1):
             bye = f"{pick(rng, P.BYE)}. {pick(rng, P.BYE_TAIL)}"
-            friend = rng.choice(V.FIRST_NAMES[rng.choice(("female", "male"))])
+            friend = first_name(rng, (ch.first_name, other_first))  # regards to someone else
             reply = f"{pick(rng, P.BYE_REPLY)}! {pick(rng, P.BYE_REPLY_TAIL)}"
             reply = reply.format(name=ch.first_name, friend=friend)
             s.blocks.append([("assistant", bye, ()), ("user", reply, ())])
@@ -235,7 +235,8 @@ class TemplateRenderer:
             for b in s.blocks:
                 if said and said[-1][0] == b[0][0] == "assistant":
                     # The interlocutor moves things on, so two pieces of news do not run together.
-                    said.append(("user", transition(rng, self._mood(said[-1])), ()))
+                    mood = self._mood(said[-1])
+                    said.append(("user", transition(rng, mood, (ch.first_name, other_first)), ()))
                 said += [(r, voice.say(rng, t, bool(ids)) if r == "assistant" else t, ids)
                          for r, t, ids in b]  # fmt: skip
             lines = _alternate(said)

@@ -146,8 +146,9 @@ def test_a_greeting_fits_the_hour_of_its_session(
 def test_nobody_names_themselves_in_small_talk(
     which: str, small: Benchmark, demo_bench: Path
 ) -> None:
-    """No "my teammate Otto" said by Otto, no "give my love to Naomi" said by Naomi (the
-    rubric's defect e); a turn without facts names its speaker only to introduce them."""
+    """No "my teammate Otto" said by Otto, no "give my love to Naomi" said by Naomi, no "It
+    was Nadia Umeh and Arjun Becker" said by Nadia (the rubric's defect e): a speaker's full
+    name is said only to introduce them, and a turn without facts never says their first name."""
     from umb.world import _vocab as V
 
     bench = _preset(which, small, demo_bench)
@@ -155,6 +156,8 @@ def test_nobody_names_themselves_in_small_talk(
     chatted = 0
     for d in bench.iter_dialogues():
         for t in d.turns():
+            # Nor in a fact's turn: "It was Nadia Umeh and Arjun Becker." said by Nadia Umeh.
+            assert t.speaker not in t.text or f"I'm {t.speaker}" in t.text, (t.id, t.text)
             if t.fact_ids:
                 continue
             chatted += 1

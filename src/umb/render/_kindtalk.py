@@ -335,7 +335,7 @@ SAY: dict[str, tuple[str, ...]] = {
     "repair": ("It was {repair}.",),
     "cost": ("It cost {cost}.", "The bill was {cost}."),
     "plumber": ("{plumber} came over.", "I called {plumber}."),
-    "with": ("It was {with}.",),
+    "with": ("Just me and {with}.",),
     "relation": ("We're {relation_pl}, you know.",),
 }
 

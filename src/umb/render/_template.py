@@ -20,7 +20,16 @@ from umb.render._narrate import tell_event
 from umb.render._timeexpr import clock, when
 from umb.render._vary import pick
 from umb.render._voice import Voice
-from umb.world import PROFILE_KIND, Character, Event, article, capitalise, rng_for, second_person
+from umb.world import (
+    PROFILE_KIND,
+    Character,
+    Event,
+    article,
+    as_told_by,
+    capitalise,
+    rng_for,
+    second_person,
+)
 from umb.world import _vocab as V
 
 # A block is a run of turns kept together: (role, text, fact ids).
@@ -166,6 +175,7 @@ class TemplateRenderer:
         dialogue_id: str,
     ) -> Dialogue:
         """The dialogue of ``ch``; ``events`` are in time order and start with the profile."""
+        events = [as_told_by(e, ch) for e in events]  # a joint event from ch's side
         rng = rng_for(self.seed, "render", ch.id)
         self.causes = {e.id: (e, facts_by_event[e.id]) for e in events}
         target = max(1000, int(self.target_tokens * rng.uniform(0.85, 1.15)))

@@ -8,7 +8,7 @@ families take their gold answers from it, never from the rendered text.
 """
 
 from umb.world._build import CharacterWorld, WorldBuilder
-from umb.world._facts import PROFILE_KIND
+from umb.world._facts import PROFILE_KIND, as_told_by
 from umb.world._morph import (
     article,
     base_phrase,
@@ -33,6 +33,7 @@ __all__ = [
     "StateChange",
     "WorldBuilder",
     "article",
+    "as_told_by",
     "base_phrase",
     "capitalise",
     "definite",

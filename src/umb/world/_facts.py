@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from umb.bench import Fact
 from umb.world._records import Character, Event
 
@@ -12,8 +14,23 @@ def slot_label(slot: str) -> str:
     return slot.replace("_", " ")
 
 
+def as_told_by(event: Event, character: Character) -> Event:
+    """``event`` as ``character`` knows it: a joint event's ``with`` names the others, not them
+    ("Arjun Becker", not "Nadia Umeh and Arjun Becker" in Nadia's history), so nobody's facts
+    or dialogue name them in the third person."""
+    together = event.slots.get("with")
+    if not together:
+        return event
+    others = [n for n in together.split(" and ") if n != character.name]
+    if len(others) == len(together.split(" and ")):
+        return event
+    return replace(event, slots={**event.slots, "with": " and ".join(others)})
+
+
 def event_facts(event: Event, character: Character) -> list[Fact]:
-    """The facts of ``event`` in ``character``'s history (joint events: one set per participant)."""
+    """The facts of ``event`` in ``character``'s history (joint events: one set per participant,
+    each from that participant's side, :func:`as_told_by`)."""
+    event = as_told_by(event, character)
     base = f"{event.id}/{character.id}/F"
     name = character.name
     facts: list[Fact] = []

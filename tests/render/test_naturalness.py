@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from umb.bench import Benchmark, style_stats
+from umb.bench import Benchmark, Turn, style_stats
 from umb.pipeline import generate, resolve_config
 from umb.render import _chatwords as W
 from umb.render import _phrases as P
@@ -59,8 +60,15 @@ def test_bm25_recall_is_neither_trivial_nor_impossible(stats: dict[str, Any]) ->
         assert 5 <= stats["bm25_recall_at_5"][family] <= 50, family
 
 
-def _preset(which: str, small: Benchmark, demo_bench: Path) -> Benchmark:
-    return small if which == "small" else Benchmark.open(demo_bench)
+@pytest.fixture(params=["demo", "small"])
+def preset(request: pytest.FixtureRequest, small: Benchmark, demo_bench: Path) -> Benchmark:
+    """Each test that takes it runs on the demo preset and on the small one."""
+    return small if request.param == "small" else Benchmark.open(demo_bench)
+
+
+def _turns(bench: Benchmark) -> Iterator[Turn]:
+    for d in bench.iter_dialogues():
+        yield from d.turns()
 
 
 def _past_after_did(text: str) -> list[str]:
@@ -71,11 +79,9 @@ def _past_after_did(text: str) -> list[str]:
     return out
 
 
-@pytest.mark.parametrize("which", ["demo", "small"])
-def test_no_broken_grammar(which: str, small: Benchmark, demo_bench: Path) -> None:
-    bench = _preset(which, small, demo_bench)
-    texts = [q.query for q in bench.questions]
-    texts += [t.text for d in bench.iter_dialogues() for t in d.turns()]
+def test_no_broken_grammar(preset: Benchmark) -> None:
+    texts = [q.query for q in preset.questions]
+    texts += [t.text for t in _turns(preset)]
     for text in texts:
         assert not _past_after_did(text), text
         assert not any(p.search(text) for p in _BANNED), text
@@ -89,23 +95,18 @@ _KIN_GENDER = {k: g for k, (g, _) in W.GENDERED_KIN.items()} | {
 _NAMED_KIN = re.compile(r"\b[Mm]y ([a-z]+),? ([A-Z][a-z]+)\b")
 
 
-@pytest.mark.parametrize("which", ["demo", "small"])
-def test_a_named_relative_has_the_relation_of_their_gender(
-    which: str, small: Benchmark, demo_bench: Path
-) -> None:
+def test_a_named_relative_has_the_relation_of_their_gender(preset: Benchmark) -> None:
     """No "my sister Marco" or "my uncle Mei" (the rubric's defect e)."""
     from umb.world import _vocab as V
 
-    bench = _preset(which, small, demo_bench)
     female, male = set(V.FIRST_NAMES["female"]), set(V.FIRST_NAMES["male"])
     named = wrong = 0
-    for d in bench.iter_dialogues():
-        for t in d.turns():
-            for kin, name in _NAMED_KIN.findall(t.text):
-                if kin not in _KIN_GENDER or name in female & male:
-                    continue
-                named += 1
-                wrong += name in (male if _KIN_GENDER[kin] == "female" else female)
+    for t in _turns(preset):
+        for kin, name in _NAMED_KIN.findall(t.text):
+            if kin not in _KIN_GENDER or name in female & male:
+                continue
+            named += 1
+            wrong += name in (male if _KIN_GENDER[kin] == "female" else female)
     assert named > 0 and wrong == 0
 
 
@@ -125,15 +126,11 @@ def test_a_relation_keeps_its_draw_and_takes_the_gender_of_the_name() -> None:
 _PART_OF_DAY = re.compile(r"\b(Morning|Afternoon|Evening), [A-Z]")
 
 
-@pytest.mark.parametrize("which", ["demo", "small"])
-def test_a_greeting_fits_the_hour_of_its_session(
-    which: str, small: Benchmark, demo_bench: Path
-) -> None:
+def test_a_greeting_fits_the_hour_of_its_session(preset: Benchmark) -> None:
     """No "Morning, Ava" at three in the afternoon (the rubric's defect e)."""
-    bench = _preset(which, small, demo_bench)
     fits = {"Morning": range(0, 12), "Afternoon": range(12, 18), "Evening": range(18, 24)}
     greeted = 0
-    for d in bench.iter_dialogues():
+    for d in preset.iter_dialogues():
         for s in d.sessions:
             found = _PART_OF_DAY.search(s.turns[0].text)
             if found:
@@ -142,30 +139,25 @@ def test_a_greeting_fits_the_hour_of_its_session(
     assert greeted > 0
 
 
-@pytest.mark.parametrize("which", ["demo", "small"])
-def test_nobody_names_themselves_in_small_talk(
-    which: str, small: Benchmark, demo_bench: Path
-) -> None:
+def test_nobody_names_themselves_in_small_talk(preset: Benchmark) -> None:
     """No "my teammate Otto" said by Otto, no "give my love to Naomi" said by Naomi, no "It
     was Nadia Umeh and Arjun Becker" said by Nadia (the rubric's defect e): a speaker's full
     name is said only to introduce them, and a turn without facts never says their first name."""
     from umb.world import _vocab as V
 
-    bench = _preset(which, small, demo_bench)
     surnames = set(V.LAST_NAMES)
     chatted = 0
-    for d in bench.iter_dialogues():
-        for t in d.turns():
-            # Nor in a fact's turn: "It was Nadia Umeh and Arjun Becker." said by Nadia Umeh.
-            assert t.speaker not in t.text or f"I'm {t.speaker}" in t.text, (t.id, t.text)
-            if t.fact_ids:
-                continue
-            chatted += 1
-            first = t.speaker.split()[0]
-            if first in surnames:  # "Quinn's repair café" names another Quinn
-                continue
-            named = re.search(rf"\b{re.escape(first)}\b", t.text)
-            assert not named or f"I'm {t.speaker}" in t.text, (t.id, t.text)
+    for t in _turns(preset):
+        # Nor in a fact's turn: "It was Nadia Umeh and Arjun Becker." said by Nadia Umeh.
+        assert t.speaker not in t.text or f"I'm {t.speaker}" in t.text, (t.id, t.text)
+        if t.fact_ids:
+            continue
+        chatted += 1
+        first = t.speaker.split()[0]
+        if first in surnames:  # "Quinn's repair café" names another Quinn
+            continue
+        named = re.search(rf"\b{re.escape(first)}\b", t.text)
+        assert not named or f"I'm {t.speaker}" in t.text, (t.id, t.text)
     assert chatted > 0
 
 

@@ -28,7 +28,15 @@ from umb.models import UsageMeter
 from umb.run._benchcheck import check_benchmark
 from umb.run._config import RunConfig, build_header, check_header
 from umb.run._failures import CallFailures, count_failures
-from umb.run._log import HEADER, INVOCATIONS, RECORDS, RecordLog, append_line, run_lock
+from umb.run._log import (
+    HEADER,
+    INVOCATIONS,
+    RECORDS,
+    RecordLog,
+    append_line,
+    record_key,
+    run_lock,
+)
 from umb.run._progress import StepBar, show_progress
 from umb.run._results import write_results
 from umb.run._rundir import read_header
@@ -112,18 +120,15 @@ async def arun_eval(
         header = _open_header(config, bench)
         with RecordLog(config.out / RECORDS) as log:
             if config.retry_errors:
-                log.rewrite_without(
-                    {(r["system"], r["question_id"]) for r in log.records if r.get("error")}
-                )
-            pending = pending_jobs(config.systems, questions, log.keys)
-            skipped = len(config.systems) * len(questions) - sum(len(v) for v in pending.values())
+                log.rewrite_without({record_key(r) for r in log.records if r.get("error")})
             meter = UsageMeter()
             plan = JobPlan(
                 bench,
-                pending,
+                pending_jobs(config.systems, questions, log.keys),
                 latest_asked(questions),
                 {"benchmark": bench.content_hash, "models": header.get("models")},
             )
+            skipped = len(config.systems) * len(questions) - plan.questions
             written = await execute(config, plan, log, meter, progress=progress, on_job=on_job)
         elapsed = time.perf_counter() - started
         append_line(
